@@ -1,0 +1,99 @@
+"""The `authors` command: every command-line task of the project lives here as a subcommand."""
+from __future__ import annotations
+
+import sys
+
+import click
+from flask.cli import FlaskGroup
+
+from . import create_app
+from .decks import DeckError, builtin_decks, load_deck_file
+
+
+@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False,
+             help="Authors Classroom: decks, rules, play, printing.")
+def cli() -> None:
+    pass
+
+
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+def serve(host: str, port: int) -> None:
+    """Serve the app (the development server; fine for one classroom)."""
+    app = create_app()
+    click.echo(f"Authors Classroom on http://{host}:{port}/")
+    app.run(host=host, port=port, debug=False, use_reloader=False)
+
+
+@cli.group("decks")
+def decks_group() -> None:
+    """List, show and check decks."""
+
+
+@decks_group.command("list")
+def decks_list() -> None:
+    """The built-in deck library."""
+    decks = _library_or_exit()
+    for deck in sorted(decks.values(), key=lambda d: d.id):
+        click.echo(f"{deck.id:24} {deck.language:5} {len(deck.sets):3} sets {deck.card_count:4} cards  {deck.title}")
+
+
+@decks_group.command("show")
+@click.argument("deck_id")
+def decks_show(deck_id: str) -> None:
+    """Every set and card of one deck (an id from the library, or a deck file)."""
+    deck = _deck_or_exit(deck_id)
+    click.echo(f"{deck.title} [{deck.id}] ({deck.language}) - {len(deck.sets)} sets, {deck.card_count} cards")
+    if deck.description:
+        click.echo(deck.description)
+    for card_set in deck.sets:
+        note = f" ({card_set.note})" if card_set.note else ""
+        click.echo(f"\n{deck.set_label} {card_set.id}: {card_set.name}{note}")
+        for card in card_set.cards:
+            extra = f"  [also: {', '.join(card.aliases)}]" if card.aliases else ""
+            card_note = f" ({card.note})" if card.note else ""
+            click.echo(f"  {card.index}. {card.title}{card_note}  <{card.id}>{extra}")
+
+
+@decks_group.command("validate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def decks_validate(files: tuple[str, ...]) -> None:
+    """Check deck files: exit 0 when every one is valid, 1 with every problem otherwise."""
+    failed = False
+    for path in files:
+        try:
+            deck = load_deck_file(path)
+        except DeckError as exc:
+            failed = True
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+        else:
+            click.echo(f"{path}: ok ({deck.id}: {len(deck.sets)} sets, {deck.card_count} cards)")
+    sys.exit(1 if failed else 0)
+
+
+def _library_or_exit() -> dict:
+    try:
+        return builtin_decks()
+    except DeckError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+
+
+def _deck_or_exit(ref: str):
+    if ref.endswith((".yaml", ".yml")):
+        try:
+            return load_deck_file(ref)
+        except DeckError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(1)
+    decks = _library_or_exit()
+    if ref not in decks:
+        click.echo(f'There is no deck "{ref}". Known decks: {", ".join(sorted(decks))}', err=True)
+        sys.exit(1)
+    return decks[ref]
+
+
+def main() -> None:
+    cli(prog_name="authors")

@@ -1,0 +1,28 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+from .config import from_environment
+from .db import db
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    instance_path = os.environ.get("AUTHORS_INSTANCE_PATH")
+    app = Flask(__name__, instance_path=instance_path or None, instance_relative_config=True)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(from_environment(app.instance_path))
+    if test_config:
+        app.config.from_mapping(test_config)
+
+    db.init_app(app)
+    with app.app_context():
+        db.create_all()
+
+    from .web import errors, library
+
+    app.register_blueprint(library.bp)
+    errors.register(app)
+    return app
