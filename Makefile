@@ -25,3 +25,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+printables: $(STAMP)
+	$(BIN)/python -m app.printing.printables

@@ -95,5 +95,15 @@ def _deck_or_exit(ref: str):
     return decks[ref]
 
 
+def _register_subcommands() -> None:
+    # Each area keeps its own commands beside its code; they are gathered here.
+    from .printing.cli import print_command
+
+    cli.add_command(print_command)
+
+
+_register_subcommands()
+
+
 def main() -> None:
     cli(prog_name="authors")

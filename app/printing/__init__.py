@@ -1,0 +1,1 @@
+"""Printable PDF card sheets (reportlab). Knows decks, not games."""
