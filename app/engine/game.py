@@ -1,0 +1,795 @@
+"""One hand of a quartet game: Authors, Go Fish, Literature, as the options say.
+
+The state leaves this module only through `view(player)` / `public_view()`; moves come in through
+`apply(move)`, which returns the events it caused or raises IllegalMove with a stable code and a
+sentence. Chance (the deal, the stock) comes from the deal given or from a seeded generator.
+"""
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Iterator, Sequence
+
+from ..decks.model import Deck
+from .decks import deck_for
+from .events import Event
+from .moves import Answer, Ask, Claim, IllegalMove, Move, PassTurn
+from .naming import is_correct_answer
+from .options import Options, OptionsError
+from .views import AskChoices, PlayerView, PublicView, attributions
+
+DOWN = -1   # laid down, claimed or cancelled: out of play
+STOCK = -2  # face down in the stock
+
+
+class SetupError(ValueError):
+    """A table that cannot be played: wrong number of players, a deal that is not the deck, ..."""
+
+
+class Game:
+    def __init__(self, deck: Deck, options: Options, players: Sequence[str], *, dealer: str | None = None,
+                 teams: Sequence[Sequence[str]] | None = None, hands: dict[str, Sequence[str]] | None = None,
+                 stock: Sequence[str] | None = None, seed: int | None = None, rules: str = "custom"):
+        self.rules = rules
+        self.options = options
+        try:
+            self.deck = deck_for(deck, options)
+        except OptionsError as exc:
+            raise SetupError(str(exc)) from None
+        self.source_deck = deck
+        self.players: tuple[str, ...] = tuple(players)
+        self._check_players()
+        self._seat = {name: i for i, name in enumerate(self.players)}
+        n = len(self.players)
+        self.dealer = self._seat_of(dealer, "dealer") if dealer is not None else n - 1
+        self.seed = seed
+
+        # Cards and sets by index, for speed; ids only at the edges.
+        self._card_ids: list[str] = [c.id for c in self.deck.cards]
+        self._card_index = {cid: i for i, cid in enumerate(self._card_ids)}
+        self._set_ids: list[str] = [s.id for s in self.deck.sets]
+        self._set_index = {sid: i for i, sid in enumerate(self._set_ids)}
+        self._set_cards: list[tuple[int, ...]] = [tuple(self._card_index[c.id] for c in s.cards)
+                                                  for s in self.deck.sets]
+        self._card_set: list[int] = [self._set_index[c.set_id] for c in self.deck.cards]
+        self._weight = [2 if options.high_sets_double and sid.startswith("high-") else 1 for sid in self._set_ids]
+        self._check_deck_shape()
+
+        self._team_of: list[int] | None = None
+        self.teams: tuple[tuple[str, ...], ...] | None = None
+        if options.teams:
+            self._set_up_teams(teams)
+        elif teams:
+            raise SetupError("these rules are not played in teams; leave out \"teams\"")
+
+        self._holder: list[int] = [DOWN] * len(self._card_ids)
+        self._count: list[list[int]] = [[0] * len(self._set_ids) for _ in range(n)]
+        self._hand_size: list[int] = [0] * n
+        self._stock: list[int] = []  # top card last, so a draw is list.pop()
+        self._set_winner: list[int | None] = [None] * len(self._set_ids)  # seat, or team with claims
+        self._cancelled: list[str] = []
+        self._books: list[list[int]] = [[] for _ in range(n)]
+        self._team_books: list[list[int]] = [[], []]
+        self._sets_left = len(self._set_ids)
+        self._prompts: list[deque[int]] = [deque() for _ in range(n)]
+        self._bonus: list[int] = [0] * n
+        self._answers: list[tuple[int, int, str | None, bool]] = []  # seat, card, text, right
+        self._turn: int | None = None
+        self._must_pass = False       # the turn holder emptied their hand by a claim and hands the turn on
+        self._may_pass = False        # house rule: after a claim, the claimer may hand the turn on
+        self._endgame_claimer: int | None = None
+        self.moves: list[Move] = []
+        self.events: list[Event] = []
+        self.last_ask: Event | None = None
+
+        self._deal(hands, stock, seed)
+        self.initial_hands: dict[str, tuple[str, ...]] = {
+            name: self._hand_ids(i) for i, name in enumerate(self.players)}
+        self.initial_stock: tuple[str, ...] = tuple(self._card_ids[c] for c in reversed(self._stock))
+        self._lay_down_dealt_sets()
+        first = self.dealer if options.dealer_asks_first else (self.dealer + 1) % n
+        self._begin_turn(first, first_search=True)
+
+    # ------------------------------------------------------------------------------------------
+    # Set-up
+    # ------------------------------------------------------------------------------------------
+    def _check_players(self) -> None:
+        names = self.players
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError("every player needs a name")
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise SetupError(f'player "{repeated[0]}" is named twice; every player needs a different name')
+        low, high = self.options.min_players, self.options.max_players
+        if not low <= len(names) <= high:
+            raise SetupError(f"these rules are for {low} to {high} players, not {len(names)}")
+
+    def _check_deck_shape(self) -> None:
+        n = len(self.players)
+        sizes = {len(cards) for cards in self._set_cards}
+        if self.options.equal_sets_required and len(sizes) > 1:
+            raise SetupError(f'these rules need sets of one size; deck "{self.deck.id}" has sets of '
+                             f'{" and ".join(str(s) for s in sorted(sizes))} cards')
+        total = len(self._card_ids)
+        if self.options.stock:
+            if self.deal_size * n > total:
+                raise SetupError(f"dealing {self.deal_size} cards to {n} players needs {self.deal_size * n} "
+                                 f"cards; this deck has {total}")
+        elif total < n:
+            raise SetupError(f"{n} players need at least {n} cards; this deck has {total}")
+
+    @property
+    def deal_size(self) -> int:
+        if self.options.deal_size is not None:
+            return self.options.deal_size
+        return 7 if len(self.players) <= 3 else 5
+
+    def _seat_of(self, name: str, what: str) -> int:
+        if name not in self._seat:
+            raise SetupError(f'the {what} "{name}" is not one of the players')
+        return self._seat[name]
+
+    def _set_up_teams(self, teams: Sequence[Sequence[str]] | None) -> None:
+        n = len(self.players)
+        if n % 2:
+            raise SetupError(f"a team game needs an even number of players, not {n}")
+        if not teams:
+            teams = [self.players[0::2], self.players[1::2]]  # seated alternately
+        if len(teams) != 2:
+            raise SetupError("a team game has exactly two teams")
+        team_of = [-1] * n
+        for t, members in enumerate(teams):
+            for name in members:
+                seat = self._seat_of(name, "team member")
+                if team_of[seat] != -1:
+                    raise SetupError(f'"{name}" is in a team twice')
+                team_of[seat] = t
+        if -1 in team_of:
+            raise SetupError(f'"{self.players[team_of.index(-1)]}" is in no team')
+        if len(teams[0]) != len(teams[1]):
+            raise SetupError("the two teams must be the same size")
+        self._team_of = team_of
+        self.teams = (tuple(teams[0]), tuple(teams[1]))
+
+    def _deal(self, hands: dict[str, Sequence[str]] | None, stock: Sequence[str] | None,
+              seed: int | None) -> None:
+        n = len(self.players)
+        if hands is None:
+            if stock is not None:
+                raise SetupError('"stock" goes with "hands": give the whole deal, or neither')
+            order = list(range(len(self._card_ids)))
+            random.Random(0 if seed is None else seed).shuffle(order)
+            dealt = self.deal_size * n if self.options.stock else len(order)
+            for k, card in enumerate(order[:dealt]):
+                self._give(card, (self.dealer + 1 + k) % n)
+            self._stock = list(reversed(order[dealt:]))
+            return
+        unknown = [name for name in hands if name not in self._seat]
+        if unknown:
+            raise SetupError(f'the hands name "{unknown[0]}", who is not at the table')
+        if stock and not self.options.stock:
+            raise SetupError("these rules have no stock; leave out \"stock\"")
+        seen: set[int] = set()
+        for name, cards in list(hands.items()) + [("the stock", stock or [])]:
+            for card_id in cards:
+                card = self._card_index.get(card_id)
+                if card is None:
+                    raise SetupError(f'{name}: "{card_id}" is not a card of deck "{self.deck.id}"')
+                if card in seen:
+                    raise SetupError(f'card "{card_id}" is dealt twice')
+                seen.add(card)
+        missing = [cid for i, cid in enumerate(self._card_ids) if i not in seen]
+        if missing:
+            raise SetupError(f"the deal must hold every card of the deck once; missing: {', '.join(missing[:8])}"
+                             + (" ..." if len(missing) > 8 else ""))
+        for name, cards in hands.items():
+            for card_id in cards:
+                self._give(self._card_index[card_id], self._seat[name])
+        self._stock = [self._card_index[c] for c in reversed(list(stock or []))]
+        for card in self._stock:
+            self._holder[card] = STOCK
+
+    def _lay_down_dealt_sets(self) -> None:
+        if not self.options.lay_down_complete:
+            return
+        n = len(self.players)
+        for k in range(n):
+            seat = (self.dealer + 1 + k) % n
+            for s, cards in enumerate(self._set_cards):
+                if self._count[seat][s] == len(cards):
+                    self._lay_down(seat, s, dealt=True)
+
+    # ------------------------------------------------------------------------------------------
+    # Low-level state changes
+    # ------------------------------------------------------------------------------------------
+    def _give(self, card: int, seat: int) -> None:
+        self._holder[card] = seat
+        self._count[seat][self._card_set[card]] += 1
+        self._hand_size[seat] += 1
+
+    def _take(self, card: int) -> int:
+        seat = self._holder[card]
+        self._count[seat][self._card_set[card]] -= 1
+        self._hand_size[seat] -= 1
+        self._holder[card] = DOWN
+        return seat
+
+    def _lay_down(self, seat: int, s: int, dealt: bool = False) -> None:
+        for card in self._set_cards[s]:
+            self._take(card)
+        self._sets_left -= 1
+        self._books[seat].append(s)
+        if self._team_of is not None:
+            self._set_winner[s] = self._team_of[seat]
+            self._team_books[self._team_of[seat]].append(s)
+        else:
+            self._set_winner[s] = seat
+        self._emit("laid-down", player=self.players[seat], set=self._set_ids[s], dealt=dealt)
+
+    def _emit(self, kind: str, secret: dict | None = None, owner: int | None = None, **data) -> Event:
+        event = Event(kind, data, secret, None if owner is None else self.players[owner])
+        self._new_events.append(event)
+        return event
+
+    # ------------------------------------------------------------------------------------------
+    # Turns
+    # ------------------------------------------------------------------------------------------
+    def _can_play(self, seat: int) -> bool:
+        return self._hand_size[seat] > 0 or (self.options.stock and bool(self._stock))
+
+    def _begin_turn(self, seat: int, first_search: bool = False) -> None:
+        """Give the turn to `seat`, or to the first player clockwise from it who can play."""
+        self._must_pass = self._may_pass = False
+        if self._sets_left == 0:
+            self._turn = None
+            return
+        if self._team_of is not None and self._team_game_endgame(seat):
+            return
+        n = len(self.players)
+        for k in range(n):
+            candidate = (seat + k) % n
+            if self._can_play(candidate):
+                self._turn = candidate
+                if self._hand_size[candidate] == 0:  # an empty hand while the stock lasts draws one card
+                    self._draw(candidate, reason="empty-hand")
+                return
+        self._turn = None  # unreachable while sets are left: someone holds their cards
+
+    def _pass_left(self, seat: int) -> None:
+        self._begin_turn((seat + 1) % len(self.players))
+
+    def _team_game_endgame(self, seat: int) -> bool:
+        """When one team has no cards left, the other team claims the rest [seed 004]."""
+        holding = [0, 0]
+        for s, size in enumerate(self._hand_size):
+            holding[self._team_of[s]] += size
+        empty = [t for t in (0, 1) if holding[t] == 0]
+        if not empty:
+            return False
+        if self._endgame_claimer is not None:
+            self._turn = self._endgame_claimer
+        elif self._team_of[seat] not in empty:
+            self._endgame_claimer = self._turn = seat   # a member of the team with cards claims alone
+        else:
+            self._turn = seat                           # the empty team's player picks the opponent who claims
+            self._must_pass = True
+        return True
+
+    @property
+    def finished(self) -> bool:
+        return self._sets_left == 0 and not any(self._prompts)
+
+    @property
+    def all_sets_down(self) -> bool:
+        return self._sets_left == 0
+
+    @property
+    def turn(self) -> str | None:
+        """Who acts next: the turn holder, or whoever still has works to name once the sets are down."""
+        actor = self._actor()
+        return None if actor is None else self.players[actor]
+
+    def _actor(self) -> int | None:
+        if self._turn is not None and (self._sets_left > 0 or self._prompts[self._turn]):
+            return self._turn
+        for seat, prompts in enumerate(self._prompts):
+            if prompts:
+                return seat
+        return None
+
+    # ------------------------------------------------------------------------------------------
+    # Moves
+    # ------------------------------------------------------------------------------------------
+    def apply(self, move: Move) -> list[Event]:
+        """Play a move; returns the events it caused. Raises IllegalMove, leaving the game unchanged."""
+        self._new_events: list[Event] = []
+        if isinstance(move, Ask):
+            self._apply_ask(move)
+        elif isinstance(move, Answer):
+            self._apply_answer(move)
+        elif isinstance(move, Claim):
+            self._apply_claim(move)
+        elif isinstance(move, PassTurn):
+            self._apply_pass(move)
+        else:
+            raise IllegalMove("not-allowed", f"{move!r} is not a move of this game", move)
+        self.moves.append(move)
+        self.events.extend(self._new_events)
+        return self._new_events
+
+    def check(self, move: Move) -> IllegalMove | None:
+        """Why a move would be refused, or None if it is legal (the game is left unchanged)."""
+        try:
+            if isinstance(move, Ask):
+                self._validate_ask(move)
+            elif isinstance(move, Answer):
+                self._validate_answer(move)
+            elif isinstance(move, Claim):
+                self._validate_claim(move)
+            elif isinstance(move, PassTurn):
+                self._validate_pass(move)
+            else:
+                return IllegalMove("not-allowed", f"{move!r} is not a move of this game", move)
+        except IllegalMove as refusal:
+            return refusal
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.check(move) is None
+
+    def _player(self, name: str, move: Move) -> int:
+        seat = self._seat.get(name)
+        if seat is None:
+            raise IllegalMove("unknown-player", f'"{name}" is not at this table', move)
+        return seat
+
+    def _on_turn(self, seat: int, move: Move, claims_any_time: bool = False) -> None:
+        if self._sets_left == 0:
+            raise IllegalMove("game-over", "every set is already down; the hand is over", move)
+        if claims_any_time:
+            return
+        if self._turn != seat:
+            whose = self.turn
+            raise IllegalMove("not-your-turn", f"it is {whose}'s turn, not {self.players[seat]}'s", move)
+
+    # -- asking ---------------------------------------------------------------------------------
+    def _validate_ask(self, move: Ask) -> tuple[int, int, int, int | None]:
+        seat = self._player(move.player, move)
+        self._on_turn(seat, move)
+        if self._prompts[seat]:
+            raise IllegalMove("answer-pending", "name the work of the card you received before asking again "
+                                                "(or pass)", move)
+        if self._must_pass:
+            raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
+        target = self._player(move.target, move)
+        if target == seat:
+            raise IllegalMove("ask-self", "you cannot ask yourself; ask another player", move)
+        if self._team_of is not None and self._team_of[target] == self._team_of[seat]:
+            raise IllegalMove("ask-teammate", f"{move.target} is your teammate; ask a player of the other team",
+                              move)
+        by_card = self.options.ask_by == "card"
+        if (move.card is None) == (move.set is None):
+            raise IllegalMove("wrong-ask", "an ask names either a set or a card, not both or neither", move)
+        if by_card and move.card is None:
+            raise IllegalMove("wrong-ask", "in this game you ask for one card by name, not for a whole set",
+                              move)
+        if not by_card and move.set is None:
+            raise IllegalMove("wrong-ask", "in this game you ask for a whole set, not for one card", move)
+        card = None
+        if by_card:
+            card = self._card_index.get(str(move.card))
+            if card is None:
+                raise IllegalMove("unknown-card", f'there is no card "{move.card}" in this deck', move)
+            s = self._card_set[card]
+        else:
+            s = self._set_index.get(str(move.set))
+            if s is None:
+                raise IllegalMove("unknown-set", f'there is no set "{move.set}" in this deck', move)
+        if self._hand_size[target] == 0:
+            raise IllegalMove("target-has-no-cards", f"{move.target} has no cards left and cannot be asked",
+                              move)
+        if self._count[seat][s] == 0:
+            raise IllegalMove("set-not-held", f"you may only ask for {self._set_name(s)} while you hold one of "
+                                              "its cards", move)
+        if card is not None and self._holder[card] == seat and not self.options.bluff_asks:
+            raise IllegalMove("card-already-held", f"you hold {self._card_title(card)} yourself; ask for a card "
+                                                   "you lack", move)
+        return seat, target, s, card
+
+    def _apply_ask(self, move: Ask) -> None:
+        seat, target, s, card = self._validate_ask(move)
+        if card is None:
+            given = [c for c in self._set_cards[s] if self._holder[c] == target]
+        else:
+            given = [card] if self._holder[card] == target else []
+        for c in given:
+            self._take(c)
+            self._give(c, seat)
+        ask = self._emit("ask", player=move.player, target=move.target, set=self._set_ids[s],
+                         card=None if card is None else self._card_ids[card],
+                         given=[self._card_ids[c] for c in given])
+        self.last_ask = ask
+        if self.options.announce_last_card and self._hand_size[target] == 1:
+            self._emit("last-card", player=move.target)
+        if given:
+            if self.options.name_the_work:
+                self._prompts[seat].extend(given)  # already in deck order
+            if self.options.lay_down_complete and self._count[seat][s] == len(self._set_cards[s]):
+                self._lay_down(seat, s)
+            self._after_success(seat)
+            return
+        if self.options.stock and self._stock:
+            drawn = self._draw(seat, reason="go-fish")
+            lucky = (drawn == card) if card is not None else (self._card_set[drawn] == s)
+            if lucky and self.options.lucky_draw_continues:
+                self._after_success(seat)
+                return
+        if self.options.miss_passes_to == "asked":
+            self._begin_turn(target)
+        else:
+            self._pass_left(seat)
+
+    def _after_success(self, seat: int) -> None:
+        """The asker goes on, unless the hand is over or theirs is empty (then after their answers)."""
+        if self._sets_left == 0:
+            self._turn = seat if self._prompts[seat] else None
+            return
+        if self._hand_size[seat] == 0 and not self._prompts[seat]:
+            if self._team_of is not None:
+                self._emptied_by_own_claim(seat)
+            else:
+                self._begin_turn(seat)  # draws from the stock if there is one, else passes on
+        else:
+            self._turn = seat
+
+    def _draw(self, seat: int, reason: str) -> int:
+        card = self._stock.pop()
+        self._holder[card] = DOWN
+        self._give(card, seat)
+        s = self._card_set[card]
+        lucky = reason == "go-fish" and self.last_ask is not None and (
+            self._card_ids[card] == self.last_ask.data["card"] if self.last_ask.data["card"] else
+            self._set_ids[s] == self.last_ask.data["set"])
+        # Only the drawer sees the card, unless it is the one asked for: then it is shown.
+        if lucky:
+            self._emit("draw", player=self.players[seat], reason=reason, lucky=True, card=self._card_ids[card],
+                       stock=len(self._stock))
+        else:
+            self._emit("draw", secret={"card": self._card_ids[card]}, owner=seat, player=self.players[seat],
+                       reason=reason, lucky=False, stock=len(self._stock))
+        if self.options.lay_down_complete and self._count[seat][s] == len(self._set_cards[s]):
+            self._lay_down(seat, s)
+        return card
+
+    # -- naming the work ------------------------------------------------------------------------
+    def _validate_answer(self, move: Answer) -> int:
+        seat = self._player(move.player, move)
+        if not self._prompts[seat]:
+            raise IllegalMove("nothing-to-answer", "there is no card waiting for you to name its work", move)
+        if move.text is not None and not isinstance(move.text, str):
+            raise IllegalMove("not-allowed", "an answer is a piece of text (or nothing, to pass)", move)
+        return seat
+
+    def _apply_answer(self, move: Answer) -> None:
+        seat = self._validate_answer(move)
+        card = self._prompts[seat].popleft()
+        right = is_correct_answer(move.text, self.deck.card(self._card_ids[card]))
+        if right:
+            self._bonus[seat] += 1
+        self._answers.append((seat, card, move.text, right))
+        self._emit("answer", player=move.player, card=self._card_ids[card], text=move.text, correct=right,
+                   title=self.deck.card(self._card_ids[card]).title)
+        if not self._prompts[seat] and self._turn == seat:
+            if self._sets_left == 0:
+                self._turn = None
+            elif self._hand_size[seat] == 0:
+                if self._team_of is not None:
+                    self._emptied_by_own_claim(seat)
+                else:
+                    self._begin_turn(seat)
+
+    # -- claims (Literature) --------------------------------------------------------------------
+    def _validate_claim(self, move: Claim) -> tuple[int, int, dict[int, int]]:
+        seat = self._player(move.player, move)
+        if not self.options.claims:
+            raise IllegalMove("not-allowed", "these rules have no claims; sets are laid down when complete",
+                              move)
+        anytime = self.options.claims_any_time and self._endgame_claimer is None
+        self._on_turn(seat, move, claims_any_time=anytime)
+        if self._prompts[seat]:
+            raise IllegalMove("answer-pending", "name the work of the card you received first (or pass)", move)
+        if self._must_pass and self._turn == seat:
+            raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
+        s = self._set_index.get(str(move.set))
+        if s is None:
+            raise IllegalMove("unknown-set", f'there is no set "{move.set}" in this deck', move)
+        if self._set_winner[s] is not None or self._set_ids[s] in self._cancelled:
+            raise IllegalMove("not-allowed", f"{self._set_name(s)} is already down; claim a set still in play",
+                              move)
+        named: dict[int, int] = {}
+        holders = move.holders if isinstance(move.holders, tuple) else ()
+        if not holders:
+            raise IllegalMove("invalid-claim", "a claim names who holds each card of the set", move)
+        for name, cards in holders:
+            holder = self._player(str(name), move)
+            if self._team_of[holder] != self._team_of[seat]:
+                raise IllegalMove("invalid-claim", f"{name} is not on your team; a claim names only your "
+                                                   "team's players", move)
+            for card_id in cards:
+                card = self._card_index.get(str(card_id))
+                if card is None or self._card_set[card] != s:
+                    raise IllegalMove("invalid-claim", f'"{card_id}" is not a card of {self._set_name(s)}', move)
+                if card in named:
+                    raise IllegalMove("invalid-claim", f"{self._card_title(card)} is named twice", move)
+                named[card] = holder
+        missing = [c for c in self._set_cards[s] if c not in named]
+        if missing:
+            raise IllegalMove("invalid-claim", "a claim names the holder of every card of the set; missing: "
+                              + ", ".join(self._card_title(c) for c in missing), move)
+        return seat, s, named
+
+    def _apply_claim(self, move: Claim) -> None:
+        seat, s, named = self._validate_claim(move)
+        team = self._team_of[seat]
+        had_cards = self._hand_size[seat] > 0
+        actual = {c: self._holder[c] for c in self._set_cards[s]}
+        opponents_hold = [c for c, h in actual.items() if self._team_of[h] != team]
+        for c in self._set_cards[s]:
+            self._take(c)
+        self._sets_left -= 1
+        if opponents_hold:
+            winner_team = 1 - team
+            catcher = actual[opponents_hold[0]]
+            self._set_winner[s] = winner_team
+            self._team_books[winner_team].append(s)
+            self._books[catcher].append(s)
+            outcome = "opponents"
+        elif all(named[c] == actual[c] for c in self._set_cards[s]):
+            self._set_winner[s] = team
+            self._team_books[team].append(s)
+            self._books[seat].append(s)
+            outcome = "correct"
+        else:
+            self._cancelled.append(self._set_ids[s])
+            outcome = "cancelled"
+        self._emit("claim", player=move.player, set=self._set_ids[s], outcome=outcome,
+                   holders={self.players[h]: [self._card_ids[c] for c in self._set_cards[s] if named[c] == h]
+                            for h in sorted(set(named.values()))},
+                   actual={self._card_ids[c]: self.players[h] for c, h in actual.items()})
+        if self._sets_left == 0:
+            self._turn = None
+            return
+        if self._endgame_claimer is not None:
+            return  # the claimer of the endgame goes on alone until every set is down
+        if self._turn == seat:
+            if self._hand_size[seat] == 0 and had_cards:
+                self._emptied_by_own_claim(seat)
+            elif self._hand_size[seat] == 0:
+                self._begin_turn(seat)
+            else:
+                self._may_pass = self.options.claiming_team_picks_next
+                if self._team_game_endgame(seat):
+                    return
+        elif self._turn is not None and self._hand_size[self._turn] == 0:
+            self._begin_turn(self._turn)  # an out-of-turn claim emptied the turn holder's hand
+
+    def _emptied_by_own_claim(self, seat: int) -> None:
+        """A player who emptied their hand by their own claim hands the turn to a teammate [seed 004]."""
+        if self._team_game_endgame(seat):
+            return
+        mates = self._pass_targets_for(seat, opponents=False)
+        if mates:
+            self._turn, self._must_pass, self._may_pass = seat, True, False
+        else:
+            self._begin_turn(seat)
+
+    def _must_pass_reason(self, seat: int) -> str:
+        if self._hand_size[seat] == 0 and self._endgame_claimer is None and self._team_game_empty(seat):
+            return "your team has no cards left: choose a player of the other team to claim the remaining sets"
+        return "your hand is empty after your claim: pass the turn to a teammate who still holds cards"
+
+    def _team_game_empty(self, seat: int) -> bool:
+        team = self._team_of[seat]
+        return all(self._hand_size[s] == 0 for s in range(len(self.players)) if self._team_of[s] == team)
+
+    # -- passing the turn -----------------------------------------------------------------------
+    def _pass_targets_for(self, seat: int, opponents: bool) -> list[int]:
+        team = self._team_of[seat]
+        return [s for s in range(len(self.players))
+                if s != seat and self._hand_size[s] > 0 and (self._team_of[s] != team) == opponents]
+
+    def _validate_pass(self, move: PassTurn) -> tuple[int, int]:
+        seat = self._player(move.player, move)
+        self._on_turn(seat, move)
+        if self._prompts[seat]:
+            raise IllegalMove("answer-pending", "name the work of the card you received first (or pass)", move)
+        if self._team_of is None or not (self._must_pass or self._may_pass):
+            raise IllegalMove("not-allowed", "you may hand the turn on only after your claim emptied your hand",
+                              move)
+        to = self._player(move.to, move)
+        choosing_claimer = self._must_pass and self._team_game_empty(seat)
+        if to == seat:
+            raise IllegalMove("not-allowed", "hand the turn to another player", move)
+        if (self._team_of[to] != self._team_of[seat]) != choosing_claimer:
+            side = "a player of the other team" if choosing_claimer else "a teammate"
+            raise IllegalMove("not-allowed", f"hand the turn to {side}", move)
+        if self._hand_size[to] == 0:
+            raise IllegalMove("target-has-no-cards", f"{move.to} has no cards left; choose a player who has",
+                              move)
+        return seat, to
+
+    def _apply_pass(self, move: PassTurn) -> None:
+        seat, to = self._validate_pass(move)
+        choosing_claimer = self._must_pass and self._team_game_empty(seat)
+        self._emit("pass", player=move.player, to=move.to)
+        self._must_pass = self._may_pass = False
+        if choosing_claimer:
+            self._endgame_claimer = to
+        self._turn = to
+
+    # ------------------------------------------------------------------------------------------
+    # Legal moves
+    # ------------------------------------------------------------------------------------------
+    def legal_moves(self, player: str) -> Iterator[Move]:
+        """Every legal move of `player`, lazily. Where an Answer is listed, any text is a legal answer."""
+        seat = self._seat.get(player)
+        if seat is None:
+            return
+        if self._prompts[seat]:
+            yield Answer(player, None)
+            return
+        if self._sets_left == 0:
+            return
+        on_turn = self._turn == seat
+        if on_turn and not self._must_pass:
+            yield from self._ask_choices(seat)
+        if self.options.claims and (on_turn or (self.options.claims_any_time and self._endgame_claimer is None)):
+            if not (on_turn and self._must_pass):
+                for s in self._claimable_sets():
+                    yield from self._claims_of(seat, s)
+        if on_turn and (self._must_pass or self._may_pass):
+            choosing = self._must_pass and self._team_game_empty(seat)
+            for to in self._pass_targets_for(seat, opponents=choosing):
+                yield PassTurn(player, self.players[to])
+
+    def _ask_choices(self, seat: int) -> AskChoices:
+        n = len(self.players)
+        team_of = self._team_of
+        targets = tuple(self.players[t] for t in range(n) if t != seat and self._hand_size[t] > 0
+                        and (team_of is None or team_of[t] != team_of[seat]))
+        counts = self._count[seat]
+        if self.options.ask_by == "set":
+            items = tuple(self._set_ids[s] for s in range(len(counts)) if counts[s])
+        else:
+            holder, bluff = self._holder, self.options.bluff_asks
+            items = tuple(self._card_ids[c] for s in range(len(counts)) if counts[s]
+                          for c in self._set_cards[s] if bluff or holder[c] != seat)
+        return AskChoices(self.players[seat], self.options.ask_by, items, targets)
+
+    def _claimable_sets(self) -> list[int]:
+        return [s for s in range(len(self._set_ids))
+                if self._set_winner[s] is None and self._set_ids[s] not in self._cancelled]
+
+    def _claims_of(self, seat: int, s: int) -> Iterator[Claim]:
+        """Every way to attribute the set's cards to the claimer's team (right or wrong)."""
+        team = self.teams[self._team_of[seat]]
+        return attributions(self.players[seat], self._set_ids[s], self.deck.set(self._set_ids[s]).card_ids,
+                            team, self.players)
+
+    # ------------------------------------------------------------------------------------------
+    # Reading the state: only through views, one seat at a time, or the public view
+    # ------------------------------------------------------------------------------------------
+    def _hand_ids(self, seat: int) -> tuple[str, ...]:
+        holder = self._holder
+        return tuple(self._card_ids[c] for c in range(len(holder)) if holder[c] == seat)
+
+    def _card_title(self, card: int) -> str:
+        return self.deck.card(self._card_ids[card]).title
+
+    def _set_name(self, s: int) -> str:
+        return self.deck.set(self._set_ids[s]).name
+
+    def scores(self) -> dict[str, int]:
+        team_value = [sum(self._weight[s] for s in books) for books in self._team_books]
+        result = {}
+        for seat, name in enumerate(self.players):
+            if self._team_of is not None:
+                base = team_value[self._team_of[seat]]
+            else:
+                base = sum(self._weight[s] for s in self._books[seat])
+            result[name] = base + self._bonus[seat]
+        return result
+
+    def team_scores(self) -> list[int] | None:
+        if self._team_of is None:
+            return None
+        totals = [sum(self._weight[s] for s in books) for books in self._team_books]
+        for seat, bonus in enumerate(self._bonus):
+            totals[self._team_of[seat]] += bonus
+        return totals
+
+    def winners(self) -> list[str]:
+        if not self.finished:
+            return []
+        if self._team_of is not None:
+            totals = self.team_scores()
+            best = max(totals)
+            return [name for seat, name in enumerate(self.players) if totals[self._team_of[seat]] == best]
+        scores = self.scores()
+        best = max(scores.values())
+        return [name for name, score in scores.items() if score == best]
+
+    def replay_state(self) -> dict:
+        """The whole state, every hand included, in the shape of `authors replay --json`.
+
+        For the record reader only (it knows the whole deal anyway); screens get views."""
+        team_scores = self.team_scores()
+        return {
+            "finished": self.finished,
+            "turn": self.turn,
+            "hands": {name: list(self._hand_ids(i)) for i, name in enumerate(self.players)},
+            "books": {name: [self._set_ids[s] for s in self._books[i]] for i, name in enumerate(self.players)},
+            "pending": {name: len(self._prompts[i]) for i, name in enumerate(self.players)},
+            "bonus": {name: self._bonus[i] for i, name in enumerate(self.players)},
+            "scores": self.scores(),
+            "stock": len(self._stock),
+            "teams": None if self.teams is None else [
+                {"players": list(members), "books": [self._set_ids[s] for s in self._team_books[t]],
+                 "score": team_scores[t]} for t, members in enumerate(self.teams)],
+            "cancelled": list(self._cancelled),
+            "winners": self.winners(),
+        }
+
+    def _public_fields(self) -> dict:
+        return dict(
+            rules=self.rules,
+            deck_id=self.deck.id,
+            players=self.players,
+            dealer=self.players[self.dealer],
+            teams=self.teams,
+            turn=self.turn,
+            finished=self.finished,
+            hand_counts={name: self._hand_size[i] for i, name in enumerate(self.players)},
+            books={name: tuple(self._set_ids[s] for s in self._books[i]) for i, name in enumerate(self.players)},
+            team_books=None if self._team_of is None else tuple(
+                tuple(self._set_ids[s] for s in books) for books in self._team_books),
+            cancelled=tuple(self._cancelled),
+            pending={name: len(self._prompts[i]) for i, name in enumerate(self.players)},
+            bonus={name: self._bonus[i] for i, name in enumerate(self.players)},
+            scores=self.scores(),
+            team_scores=None if self._team_of is None else tuple(self.team_scores()),
+            stock=len(self._stock),
+            last_ask=None if self.last_ask is None else self.last_ask.public(),
+            log=tuple(e.public() for e in self.events) if self.options.public_log else None,
+            winners=tuple(self.winners()),
+            version=len(self.moves),
+        )
+
+    def public_view(self) -> PublicView:
+        """What the whole table may see: the projector's view."""
+        return PublicView(**self._public_fields())
+
+    def view(self, player: str) -> PlayerView:
+        """What one player may know: their own hand, their prompts, their moves, and the public facts."""
+        seat = self._seat[player]
+        actor = self._actor()
+        fields = self._public_fields()
+        if self.options.public_log:
+            fields["log"] = tuple(e.seen_by(player) for e in self.events)
+        return PlayerView(
+            **fields,
+            seat=player,
+            options=self.options,
+            deck=self.deck,
+            team=None if self._team_of is None else self._team_of[seat],
+            hand=self._hand_ids(seat),
+            prompts=tuple(self._card_ids[c] for c in self._prompts[seat]),
+            to_act=actor == seat,
+            asks=self._ask_choices(seat) if actor == seat and self._turn == seat and not self._prompts[seat]
+            and not self._must_pass and self._sets_left else None,
+            claimable=tuple(self._set_ids[s] for s in self._claimable_sets())
+            if self.options.claims and self._sets_left and (actor == seat or self.options.claims_any_time)
+            and not self._prompts[seat] and not (self._must_pass and self._turn == seat) else (),
+            pass_targets=tuple(m.to for m in self.legal_moves(player) if isinstance(m, PassTurn)),
+        )

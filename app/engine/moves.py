@@ -1,0 +1,55 @@
+"""Moves: small frozen values. Players are named as at the table; sets and cards by their deck ids."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Ask `target` for every card of a set (`set`) or for one card (`card`): exactly one is given."""
+    player: str
+    target: str
+    set: str | None = None
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Name the work of the oldest card still waiting for a name; text None passes."""
+    player: str
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Literature: lay a set down for the team, saying which teammate holds which cards."""
+    player: str
+    set: str
+    holders: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def of(cls, player: str, set_id: str, holders: dict[str, list[str] | tuple[str, ...]]) -> "Claim":
+        return cls(player, set_id, tuple((name, tuple(cards)) for name, cards in holders.items()))
+
+    def holders_dict(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.holders)
+
+
+@dataclass(frozen=True)
+class PassTurn:
+    """Hand the turn to `to`: a teammate after emptying one's hand by a claim (and a few house rules)."""
+    player: str
+    to: str
+
+
+Move = Ask | Answer | Claim | PassTurn
+
+
+class IllegalMove(Exception):
+    """A refused move: a stable code (see the record spec) and a sentence that explains the rule."""
+
+    def __init__(self, code: str, message: str, move: Move | None = None):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.move = move

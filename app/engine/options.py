@@ -1,0 +1,128 @@
+"""The rules as data: one frozen dataclass of switches, and the presets as named instances.
+
+A house rule costs a field here and a branch in the game, never a subclass. Every field is
+documented in docs/rules.md; the names `ask_by` and `name_the_work` are fixed by the record spec.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+ASK_BY = ("set", "card")
+MISS_PASSES_TO = ("left", "asked")
+
+
+class OptionsError(ValueError):
+    """Options that do not exist or have a value they cannot take."""
+
+
+@dataclass(frozen=True)
+class Options:
+    # -- asking -------------------------------------------------------------------------------------
+    ask_by: str = "set"                 # "set": hand over every card of the set; "card": one named card
+    miss_passes_to: str = "left"        # a failed ask sends the turn to the asker's left, or to the asked
+    bluff_asks: bool = False            # asking for a card you hold yourself is allowed (it always fails)
+    # -- dealing and the stock ----------------------------------------------------------------------
+    stock: bool = False                 # deal part of the deck; a failed ask draws from the face-down rest
+    deal_size: int | None = None        # cards dealt to each player with a stock; None: 7 (2-3 players), else 5
+    lucky_draw_continues: bool = True   # drawing the card (set) asked for lets the asker go on
+    dealer_asks_first: bool = False     # Literature: the dealer asks first; otherwise the dealer's left
+    double_deck: bool = False           # two copies of the deck, each set twice (classic: 7-11 players)
+    # -- players ------------------------------------------------------------------------------------
+    min_players: int = 3
+    max_players: int = 6
+    # -- teams and claims (Literature) --------------------------------------------------------------
+    teams: bool = False                 # two teams seated alternately; asks go to opponents only
+    claims: bool = False                # sets are won by claims naming who holds each card
+    lay_down_complete: bool = True      # a set completed in one hand goes down at once (else: claim it)
+    claims_any_time: bool = False       # house rule: claim out of turn too
+    claiming_team_picks_next: bool = False  # house rule: after a claim the claimer may hand the turn on
+    high_sets_double: bool = False      # house rule: "high-..." sets score 2
+    announce_last_card: bool = False    # house rule: a hand down to one card is announced to the table
+    public_log: bool = True             # the full log of asks is public (Literature: last ask only)
+    equal_sets_required: bool = False   # the deck's sets must all be the same size
+    # -- playing-card regroupings for Literature ----------------------------------------------------
+    removed_rank: str | None = None     # rebuild half-suits from the 52 cards without this rank
+    jokers: bool = False                # with removed_rank: the removed cards and two jokers form a ninth set
+    rank_sets: bool = False             # sets of the four cards of one rank instead of half-suits
+    # -- the classroom ------------------------------------------------------------------------------
+    name_the_work: bool = False         # a card received by an ask opens a prompt; a right answer scores 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def overrides(self, base: "Options") -> dict[str, Any]:
+        """Only the fields that differ from base (what a record needs to write down)."""
+        return {k: v for k, v in asdict(self).items() if getattr(base, k) != v}
+
+
+OPTION_NAMES = tuple(f.name for f in fields(Options))
+
+PRESETS: dict[str, Options] = {
+    # Authors with an ordinary deck: ask for a rank, no stock, a miss passes left [seeds 000-002].
+    "standard": Options(ask_by="set", min_players=3, max_players=6),
+    # Authors, 1861 style: ask for one named work [seed 003].
+    "classic": Options(ask_by="card", min_players=2, max_players=6),
+    # Go Fish: the standard deck with a stock.
+    "go-fish": Options(ask_by="set", stock=True, min_players=2, max_players=6),
+    # Literature / Canadian Fish: two teams, card asks, claims, a miss passes to the asked [seed 004].
+    "literature": Options(ask_by="card", miss_passes_to="asked", teams=True, claims=True,
+                          lay_down_complete=False, dealer_asks_first=True, public_log=False,
+                          equal_sets_required=True, min_players=6, max_players=8),
+}
+
+DEFAULT_DECKS = {"standard": "standard-52", "classic": "authors-1861", "go-fish": "standard-52",
+                 "literature": "literature-48"}
+
+
+def make_options(preset: str, overrides: dict[str, Any] | None = None) -> Options:
+    """A preset with overrides applied; OptionsError names what is wrong."""
+    if preset not in PRESETS:
+        raise OptionsError(f'unknown rules "{preset}"; choose one of {", ".join(PRESETS)}')
+    base = PRESETS[preset]
+    overrides = dict(overrides or {})
+    for name, value in overrides.items():
+        if name not in OPTION_NAMES:
+            raise OptionsError(f'unknown option "{name}"; options are {", ".join(OPTION_NAMES)}')
+        overrides[name] = _coerce(name, value, getattr(base, name))
+    if overrides.get("double_deck") and not {"min_players", "max_players"} & set(overrides):
+        overrides.update(min_players=7, max_players=11)  # two decks are for big tables [seed 003]
+    options = replace(base, **overrides)
+    _check(options)
+    return options
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    kind = {f.name: f.type for f in fields(Options)}[name]
+    if "bool" in kind:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        raise OptionsError(f'option "{name}" is true or false, not {value!r}')
+    if "int" in kind:
+        if value is None and "None" in kind:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
+            raise OptionsError(f'option "{name}" is a whole number, not {value!r}')
+        return int(value)
+    if value is None and "None" in kind:
+        return None
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise OptionsError(f'option "{name}" is text, not {value!r}')
+    return str(value)
+
+
+def _check(options: Options) -> None:
+    if options.ask_by not in ASK_BY:
+        raise OptionsError(f'option "ask_by" is "set" or "card", not "{options.ask_by}"')
+    if options.miss_passes_to not in MISS_PASSES_TO:
+        raise OptionsError(f'option "miss_passes_to" is "left" or "asked", not "{options.miss_passes_to}"')
+    if not 2 <= options.min_players <= options.max_players <= 22:
+        raise OptionsError("player limits must satisfy 2 <= min_players <= max_players <= 22")
+    if options.claims and not options.teams:
+        raise OptionsError('option "claims" needs "teams"')
+    if options.deal_size is not None and options.deal_size < 1:
+        raise OptionsError('option "deal_size" must be at least 1')
+    if options.jokers and options.removed_rank is None:
+        raise OptionsError('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)')

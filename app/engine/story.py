@@ -1,0 +1,50 @@
+"""The game told as a person would read it, one line per move."""
+from __future__ import annotations
+
+from .events import Event
+from .moves import Move
+
+
+def tell(game, numbered: tuple[int, Move] | None, events: list[Event]) -> list[str]:
+    deck = game.deck
+    if numbered is None:  # the opening: who plays, who deals, what went down from the deal
+        lines = [f"{game.rules} with {deck.title}: {', '.join(game.players)}; "
+                 f"{game.players[game.dealer]} deals."]
+        lines += [f"   {e.data['player']} lays down {deck.set(e.data['set']).name} from the deal."
+                  for e in game.events if e.kind == "laid-down"]
+        return lines
+    number, move = numbered
+    lines = []
+    for event in events:
+        lines.append(_line(deck, event))
+    head = f"{number}. " + (lines[0] if lines else f"{move.player} moves.")
+    return [head] + [f"   {line}" for line in lines[1:]]
+
+
+def _line(deck, event: Event) -> str:
+    d = event.data
+    if event.kind == "ask":
+        wanted = deck.card(d["card"]).title if d["card"] else deck.set(d["set"]).name
+        if d["given"]:
+            got = ", ".join(deck.card(c).title for c in d["given"])
+            return f"{d['player']} asks {d['target']} for {wanted}: {d['target']} hands over {got}."
+        return f"{d['player']} asks {d['target']} for {wanted}: no."
+    if event.kind == "draw":
+        what = deck.card(d["card"]).title if d.get("card") else "a card"
+        luck = " - the one asked for, so the turn goes on" if d["lucky"] else ""
+        return f"{d['player']} draws {what} from the stock{luck}."
+    if event.kind == "laid-down":
+        return f"{d['player']} lays down {deck.set(d['set']).name}."
+    if event.kind == "answer":
+        said = "passes" if d["text"] is None else f"says \"{d['text']}\""
+        verdict = "right, +1" if d["correct"] else f"it was \"{d['title']}\""
+        return f"{d['player']} names the work: {said} ({verdict})."
+    if event.kind == "claim":
+        outcome = {"correct": "correct - the set is won", "opponents": "an opponent held a card - the set goes "
+                   "to the other team", "cancelled": "wrong holders - the set is cancelled"}[d["outcome"]]
+        return f"{d['player']} claims {deck.set(d['set']).name}: {outcome}."
+    if event.kind == "pass":
+        return f"{d['player']} hands the turn to {d['to']}."
+    if event.kind == "last-card":
+        return f"{d['player']} has one card left."
+    return f"{event.kind}: {d}"

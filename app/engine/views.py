@@ -1,0 +1,115 @@
+"""Views: the only way state leaves the engine. A PlayerView holds one seat's hand and public facts."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from .moves import Answer, Ask, Claim, Move, PassTurn
+from ..decks.model import Deck
+from .options import Options
+
+
+class AskChoices(Sequence):
+    """The legal asks of one player as items x targets, built on demand (a random pick costs O(1))."""
+
+    __slots__ = ("player", "ask_by", "items", "targets")
+
+    def __init__(self, player: str, ask_by: str, items: tuple[str, ...], targets: tuple[str, ...]):
+        self.player, self.ask_by, self.items, self.targets = player, ask_by, items, targets
+
+    def __len__(self) -> int:
+        return len(self.items) * len(self.targets)
+
+    def __getitem__(self, index: int) -> Ask:  # type: ignore[override]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        item, target = divmod(index, len(self.targets))
+        if self.ask_by == "set":
+            return Ask(self.player, self.targets[target], set=self.items[item])
+        return Ask(self.player, self.targets[target], card=self.items[item])
+
+    def __repr__(self) -> str:
+        return f"AskChoices({self.player!r}, {len(self)} asks)"
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What every player at the table (and the projector) may see."""
+    rules: str
+    deck_id: str
+    players: tuple[str, ...]
+    dealer: str
+    teams: tuple[tuple[str, ...], ...] | None
+    turn: str | None
+    finished: bool
+    hand_counts: dict[str, int]
+    books: dict[str, tuple[str, ...]]
+    team_books: tuple[tuple[str, ...], ...] | None
+    cancelled: tuple[str, ...]
+    pending: dict[str, int]
+    bonus: dict[str, int]
+    scores: dict[str, int]
+    team_scores: tuple[int, ...] | None
+    stock: int
+    last_ask: dict | None
+    log: tuple[dict, ...] | None  # None where the rules forbid notes (Literature)
+    winners: tuple[str, ...]
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__ if name not in ("options", "deck", "asks")}
+
+
+@dataclass(frozen=True)
+class PlayerView(PublicView):
+    """One seat's knowledge: the public view plus its own hand, prompts and choices."""
+    seat: str
+    options: Options
+    deck: Deck                          # the deck as played: public knowledge
+    team: int | None
+    hand: tuple[str, ...]
+    prompts: tuple[str, ...]            # cards whose work this player still has to name, oldest first
+    to_act: bool
+    asks: AskChoices | None             # the legal asks when it is this seat's turn to ask
+    claimable: tuple[str, ...]          # sets this seat may claim now (Literature)
+    pass_targets: tuple[str, ...]       # players this seat may hand the turn to now
+
+    def legal_moves(self) -> Iterator[Move]:
+        """The same moves as Game.legal_moves for this seat, from this view alone."""
+        if self.prompts:
+            yield Answer(self.seat, None)
+            return
+        if self.asks is not None:
+            yield from self.asks
+        if self.claimable:
+            team = self.teams[self.team]
+            for set_id in self.claimable:
+                yield from attributions(self.seat, set_id, self.set_cards(set_id), team, self.players)
+        for to in self.pass_targets:
+            yield PassTurn(self.seat, to)
+
+    def set_cards(self, set_id: str) -> tuple[str, ...]:
+        return self.deck.set(set_id).card_ids
+
+
+def attributions(player: str, set_id: str, cards: tuple[str, ...], team: tuple[str, ...],
+                  seating: tuple[str, ...]) -> Iterator[Claim]:
+    order = sorted(team, key=seating.index)
+    k = len(order)
+    for code in range(k ** len(cards)):
+        owners: dict[str, list[str]] = {}
+        for card in cards:
+            code, pick = divmod(code, k)
+            owners.setdefault(order[pick], []).append(card)
+        yield Claim(player, set_id, tuple((name, tuple(owners[name])) for name in order if name in owners))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
