@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from itertools import compress
 from typing import Iterator, Sequence
 
 from ..decks.model import Deck
@@ -24,6 +25,27 @@ STOCK = -2  # face down in the stock
 
 class SetupError(ValueError):
     """A table that cannot be played: wrong number of players, a deal that is not the deck, ..."""
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def _tables(deck: Deck) -> tuple:
+    """Index tables of a deck, made once per deck object (a game is set up thousands of times a second)."""
+    cached = _TABLES.get(id(deck))
+    if cached is not None and cached[0] is deck:
+        return cached[1]
+    card_ids = [c.id for c in deck.cards]
+    card_index = {cid: i for i, cid in enumerate(card_ids)}
+    set_ids = [s.id for s in deck.sets]
+    set_index = {sid: i for i, sid in enumerate(set_ids)}
+    set_cards = [tuple(card_index[c.id] for c in s.cards) for s in deck.sets]
+    card_set = [set_index[c.set_id] for c in deck.cards]
+    tables = (card_ids, card_index, set_ids, set_index, set_cards, card_set)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[id(deck)] = (deck, tables)  # the deck is kept alive with its tables, so its id stays unique
+    return tables
 
 
 class Game:
@@ -45,13 +67,8 @@ class Game:
         self.seed = seed
 
         # Cards and sets by index, for speed; ids only at the edges.
-        self._card_ids: list[str] = [c.id for c in self.deck.cards]
-        self._card_index = {cid: i for i, cid in enumerate(self._card_ids)}
-        self._set_ids: list[str] = [s.id for s in self.deck.sets]
-        self._set_index = {sid: i for i, sid in enumerate(self._set_ids)}
-        self._set_cards: list[tuple[int, ...]] = [tuple(self._card_index[c.id] for c in s.cards)
-                                                  for s in self.deck.sets]
-        self._card_set: list[int] = [self._set_index[c.set_id] for c in self.deck.cards]
+        tables = _tables(self.deck)
+        self._card_ids, self._card_index, self._set_ids, self._set_index, self._set_cards, self._card_set = tables
         self._weight = [2 if options.high_sets_double and sid.startswith("high-") else 1 for sid in self._set_ids]
         self._check_deck_shape()
 
@@ -82,13 +99,19 @@ class Game:
         self.events: list[Event] = []
         self.last_ask: Event | None = None
 
+        self._new_events: list[Event] = []
+        self._logs: list[list[dict]] = [[] for _ in range(n)]
         self._deal(hands, stock, seed)
-        self.initial_hands: dict[str, tuple[str, ...]] = {
-            name: self._hand_ids(i) for i, name in enumerate(self.players)}
+        dealt: list[list[str]] = [[] for _ in range(n)]
+        for card, seat in enumerate(self._holder):
+            if seat >= 0:
+                dealt[seat].append(self._card_ids[card])
+        self.initial_hands: dict[str, tuple[str, ...]] = dict(zip(self.players, map(tuple, dealt)))
         self.initial_stock: tuple[str, ...] = tuple(self._card_ids[c] for c in reversed(self._stock))
         self._lay_down_dealt_sets()
         first = self.dealer if options.dealer_asks_first else (self.dealer + 1) % n
-        self._begin_turn(first, first_search=True)
+        self._begin_turn(first)
+        self.events.extend(self._new_events)
 
     # ------------------------------------------------------------------------------------------
     # Set-up
@@ -230,6 +253,12 @@ class Game:
     def _emit(self, kind: str, secret: dict | None = None, owner: int | None = None, **data) -> Event:
         event = Event(kind, data, secret, None if owner is None else self.players[owner])
         self._new_events.append(event)
+        if self.options.public_log:  # each seat's log is kept as it goes: a view copies it, never rebuilds it
+            public = event.public()
+            for log in self._logs:
+                log.append(public)
+            if owner is not None:
+                self._logs[owner][-1] = event.seen_by(self.players[owner])
         return event
 
     # ------------------------------------------------------------------------------------------
@@ -238,7 +267,7 @@ class Game:
     def _can_play(self, seat: int) -> bool:
         return self._hand_size[seat] > 0 or (self.options.stock and bool(self._stock))
 
-    def _begin_turn(self, seat: int, first_search: bool = False) -> None:
+    def _begin_turn(self, seat: int) -> None:
         """Give the turn to `seat`, or to the first player clockwise from it who can play."""
         self._must_pass = self._may_pass = False
         if self._sets_left == 0:
@@ -403,9 +432,14 @@ class Game:
             given = [c for c in self._set_cards[s] if self._holder[c] == target]
         else:
             given = [card] if self._holder[card] == target else []
-        for c in given:
-            self._take(c)
-            self._give(c, seat)
+        if given:  # every card handed over is of set s: move them in one step
+            k = len(given)
+            for c in given:
+                self._holder[c] = seat
+            self._count[target][s] -= k
+            self._count[seat][s] += k
+            self._hand_size[target] -= k
+            self._hand_size[seat] += k
         ask = self._emit("ask", player=move.player, target=move.target, set=self._set_ids[s],
                          card=None if card is None else self._card_ids[card],
                          given=[self._card_ids[c] for c in given])
@@ -644,27 +678,62 @@ class Game:
         on_turn = self._turn == seat
         if on_turn and not self._must_pass:
             yield from self._ask_choices(seat)
-        if self.options.claims and (on_turn or (self.options.claims_any_time and self._endgame_claimer is None)):
-            if not (on_turn and self._must_pass):
-                for s in self._claimable_sets():
-                    yield from self._claims_of(seat, s)
-        if on_turn and (self._must_pass or self._may_pass):
-            choosing = self._must_pass and self._team_game_empty(seat)
-            for to in self._pass_targets_for(seat, opponents=choosing):
-                yield PassTurn(player, self.players[to])
+        for set_id in self.claimable_sets(player):
+            yield from self._claims_of(seat, self._set_index[set_id])
+        for to in self._pass_choices(seat):
+            yield PassTurn(player, to)
+
+    def asks(self, player: str) -> AskChoices:
+        """The legal asks of `player` now, as a lazy sequence (empty when they may not ask)."""
+        seat = self._seat[player]
+        if self._turn != seat or self._must_pass or self._prompts[seat] or self._sets_left == 0:
+            return AskChoices(player, self.options.ask_by, (), ())
+        return self._ask_choices(seat)
+
+    def prompts(self, player: str) -> tuple[str, ...]:
+        """Cards whose work `player` still has to name, oldest first."""
+        return tuple(self._card_ids[c] for c in self._prompts[self._seat[player]])
+
+    def claimable_sets(self, player: str) -> tuple[str, ...]:
+        """Sets `player` may claim now (Literature); any attribution of their cards to the team is legal."""
+        seat = self._seat[player]
+        if not self.options.claims or self._sets_left == 0 or self._prompts[seat]:
+            return ()
+        on_turn = self._turn == seat
+        if on_turn and self._must_pass:
+            return ()
+        if not on_turn and not (self.options.claims_any_time and self._endgame_claimer is None):
+            return ()
+        return tuple(self._set_ids[s] for s in self._claimable_sets())
+
+    def pass_targets(self, player: str) -> tuple[str, ...]:
+        """Players `player` may hand the turn to now."""
+        return self._pass_choices(self._seat[player])
+
+    def _pass_choices(self, seat: int) -> tuple[str, ...]:
+        if self._turn != seat or self._prompts[seat] or self._sets_left == 0:
+            return ()
+        if not (self._must_pass or self._may_pass):
+            return ()
+        choosing = self._must_pass and self._team_game_empty(seat)
+        return tuple(self.players[to] for to in self._pass_targets_for(seat, opponents=choosing))
 
     def _ask_choices(self, seat: int) -> AskChoices:
-        n = len(self.players)
-        team_of = self._team_of
-        targets = tuple(self.players[t] for t in range(n) if t != seat and self._hand_size[t] > 0
-                        and (team_of is None or team_of[t] != team_of[seat]))
+        # compress() keeps the hot path in C: this runs once per move in every simulation.
+        sizes = self._hand_size
+        if self._team_of is None:
+            mine = self.players[seat]
+            targets = tuple(name for name in compress(self.players, sizes) if name != mine)
+        else:
+            team = self._team_of[seat]
+            targets = tuple(self.players[t] for t in range(len(sizes)) if sizes[t] and self._team_of[t] != team)
         counts = self._count[seat]
         if self.options.ask_by == "set":
-            items = tuple(self._set_ids[s] for s in range(len(counts)) if counts[s])
+            items = tuple(compress(self._set_ids, counts))
         else:
-            holder, bluff = self._holder, self.options.bluff_asks
-            items = tuple(self._card_ids[c] for s in range(len(counts)) if counts[s]
-                          for c in self._set_cards[s] if bluff or holder[c] != seat)
+            holder, bluff, ids = self._holder, self.options.bluff_asks, self._card_ids
+            items = tuple(ids[c] for cards in compress(self._set_cards, counts) for c in cards
+                          if bluff or holder[c] != seat)
         return AskChoices(self.players[seat], self.options.ask_by, items, targets)
 
     def _claimable_sets(self) -> list[int]:
@@ -690,21 +759,22 @@ class Game:
     def _set_name(self, s: int) -> str:
         return self.deck.set(self._set_ids[s]).name
 
+    def _set_points(self, books: list[int]) -> int:
+        return len(books) if not self.options.high_sets_double else sum(self._weight[s] for s in books)
+
     def scores(self) -> dict[str, int]:
-        team_value = [sum(self._weight[s] for s in books) for books in self._team_books]
-        result = {}
-        for seat, name in enumerate(self.players):
-            if self._team_of is not None:
-                base = team_value[self._team_of[seat]]
-            else:
-                base = sum(self._weight[s] for s in self._books[seat])
-            result[name] = base + self._bonus[seat]
-        return result
+        """This hand's points per player: sets (in a team game, the team's sets) plus bonus."""
+        if self._team_of is None:
+            base = map(self._set_points, self._books)
+        else:
+            team_value = [self._set_points(books) for books in self._team_books]
+            base = (team_value[t] for t in self._team_of)
+        return dict(zip(self.players, map(int.__add__, base, self._bonus)))
 
     def team_scores(self) -> list[int] | None:
         if self._team_of is None:
             return None
-        totals = [sum(self._weight[s] for s in books) for books in self._team_books]
+        totals = [self._set_points(books) for books in self._team_books]
         for seat, bonus in enumerate(self._bonus):
             totals[self._team_of[seat]] += bonus
         return totals
@@ -742,33 +812,37 @@ class Game:
         }
 
     def _public_fields(self) -> dict:
+        players, set_ids = self.players, self._set_ids
         return dict(
             rules=self.rules,
             deck_id=self.deck.id,
-            players=self.players,
-            dealer=self.players[self.dealer],
+            players=players,
+            dealer=players[self.dealer],
             teams=self.teams,
             turn=self.turn,
             finished=self.finished,
-            hand_counts={name: self._hand_size[i] for i, name in enumerate(self.players)},
-            books={name: tuple(self._set_ids[s] for s in self._books[i]) for i, name in enumerate(self.players)},
+            hand_counts=dict(zip(players, self._hand_size)),
+            books=dict(zip(players, (tuple(set_ids[s] for s in books) for books in self._books))),
             team_books=None if self._team_of is None else tuple(
-                tuple(self._set_ids[s] for s in books) for books in self._team_books),
+                tuple(set_ids[s] for s in books) for books in self._team_books),
             cancelled=tuple(self._cancelled),
-            pending={name: len(self._prompts[i]) for i, name in enumerate(self.players)},
-            bonus={name: self._bonus[i] for i, name in enumerate(self.players)},
+            pending=dict(zip(players, map(len, self._prompts))),
+            bonus=dict(zip(players, self._bonus)),
             scores=self.scores(),
             team_scores=None if self._team_of is None else tuple(self.team_scores()),
             stock=len(self._stock),
             last_ask=None if self.last_ask is None else self.last_ask.public(),
-            log=tuple(e.public() for e in self.events) if self.options.public_log else None,
-            winners=tuple(self.winners()),
+            log=None,
+            winners=tuple(self.winners()) if self._sets_left == 0 else (),
             version=len(self.moves),
         )
 
     def public_view(self) -> PublicView:
         """What the whole table may see: the projector's view."""
-        return PublicView(**self._public_fields())
+        fields = self._public_fields()
+        if self.options.public_log:
+            fields["log"] = tuple(e.public() for e in self.events)
+        return PublicView(**fields)
 
     def view(self, player: str) -> PlayerView:
         """What one player may know: their own hand, their prompts, their moves, and the public facts."""
@@ -776,7 +850,7 @@ class Game:
         actor = self._actor()
         fields = self._public_fields()
         if self.options.public_log:
-            fields["log"] = tuple(e.seen_by(player) for e in self.events)
+            fields["log"] = tuple(self._logs[seat])
         return PlayerView(
             **fields,
             seat=player,
@@ -784,12 +858,10 @@ class Game:
             deck=self.deck,
             team=None if self._team_of is None else self._team_of[seat],
             hand=self._hand_ids(seat),
-            prompts=tuple(self._card_ids[c] for c in self._prompts[seat]),
+            prompts=self.prompts(player),
             to_act=actor == seat,
             asks=self._ask_choices(seat) if actor == seat and self._turn == seat and not self._prompts[seat]
             and not self._must_pass and self._sets_left else None,
-            claimable=tuple(self._set_ids[s] for s in self._claimable_sets())
-            if self.options.claims and self._sets_left and (actor == seat or self.options.claims_any_time)
-            and not self._prompts[seat] and not (self._must_pass and self._turn == seat) else (),
-            pass_targets=tuple(m.to for m in self.legal_moves(player) if isinstance(m, PassTurn)),
+            claimable=self.claimable_sets(player),
+            pass_targets=self._pass_choices(seat) if actor == seat else (),
         )

@@ -97,14 +97,19 @@ class PlayerView(PublicView):
 
 def attributions(player: str, set_id: str, cards: tuple[str, ...], team: tuple[str, ...],
                   seating: tuple[str, ...]) -> Iterator[Claim]:
-    order = sorted(team, key=seating.index)
-    k = len(order)
-    for code in range(k ** len(cards)):
-        owners: dict[str, list[str]] = {}
-        for card in cards:
-            code, pick = divmod(code, k)
-            owners.setdefault(order[pick], []).append(card)
-        yield Claim(player, set_id, tuple((name, tuple(owners[name])) for name in order if name in owners))
+    """Every claim of the set: each of the team's players (in seat order) for each card."""
+    order = tuple(sorted(team, key=seating.index))
+    for code in range(len(order) ** len(cards)):
+        yield attribution(player, set_id, cards, order, code)
+
+
+def attribution(player: str, set_id: str, cards: tuple[str, ...], order: tuple[str, ...], code: int) -> Claim:
+    """The code-th claim of `attributions`: card i goes to order[digit i of code in base len(order)]."""
+    owners: dict[str, list[str]] = {}
+    for card in cards:
+        code, pick = divmod(code, len(order))
+        owners.setdefault(order[pick], []).append(card)
+    return Claim(player, set_id, tuple((name, tuple(owners[name])) for name in order if name in owners))
 
 
 def _plain(value: Any) -> Any:

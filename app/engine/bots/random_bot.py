@@ -1,0 +1,40 @@
+"""`random`: any legal move, each kind of move equally likely, then any move of that kind."""
+from __future__ import annotations
+
+import random
+
+from ..moves import Answer, Move, PassTurn
+from ..views import PlayerView, attribution
+
+RECALL = 0.5  # a random player still names the work half of the time, so the class sees both outcomes
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView) -> Move:
+        rng = self.rng
+        if view.prompts:
+            card = view.deck.card(view.prompts[0])
+            return Answer(view.seat, card.title if rng.random() < RECALL else None)
+        kinds = []
+        if view.asks:
+            kinds.append("ask")
+        if view.claimable:
+            kinds.append("claim")
+        if view.pass_targets:
+            kinds.append("pass")
+        kind = rng.choice(kinds)
+        if kind == "ask":
+            asks = view.asks
+            return asks[rng.randrange(len(asks))]
+        if kind == "pass":
+            return PassTurn(view.seat, rng.choice(view.pass_targets))
+        set_id = rng.choice(view.claimable)
+        team = tuple(sorted(view.teams[view.team], key=view.players.index))
+        cards = view.set_cards(set_id)
+        # A uniformly random attribution of the set's cards to the team, without listing them all.
+        return attribution(view.seat, set_id, cards, team, rng.randrange(len(team) ** len(cards)))
