@@ -97,11 +97,12 @@ def _deck_or_exit(ref: str):
 
 def _register_subcommands() -> None:
     # Each area keeps its own commands beside its code; they are gathered here.
-    from .engine.cli import replay_command
+    from .engine.cli import replay_command, simulate_command
     from .printing.cli import print_command
 
     cli.add_command(print_command)
     cli.add_command(replay_command)
+    cli.add_command(simulate_command)
 
 
 _register_subcommands()

@@ -63,12 +63,12 @@ class _DeckReader:
         mark = node.start_mark
         self.problems.append(Problem(self.source, mark.line + 1, mark.column + 1, message))
 
-    def fields(self, node: yaml.Node, allowed: tuple[str, ...], where: str) -> dict[str, yaml.Node] | None:
+    def fields(self, node: yaml.Node, allowed: tuple[str, ...], where: str) -> "_Fields | None":
         """The keys of a mapping node; unknown and repeated keys are problems."""
         if not isinstance(node, yaml.MappingNode):
-            self.problem(node, f"{where} should be a list of \"key: value\" lines, not {_shape(node)}")
+            self.problem(node, f'{where} should be written as "key: value" lines, but it is {_shape(node)}')
             return None
-        found: dict[str, yaml.Node] = {}
+        found = _Fields()
         first_line: dict[str, int] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
@@ -82,21 +82,33 @@ class _DeckReader:
                 guess = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
                 hint = f' (did you mean "{guess[0]}"?)' if guess else f" (allowed here: {', '.join(allowed)})"
                 self.problem(key_node, f'unknown key "{key}"{hint}')
+                if guess:
+                    found.guessed.add(guess[0])
                 continue
             found[key] = value_node
+            found.key_nodes[key] = key_node
             first_line[key] = key_node.start_mark.line + 1
         return found
 
     def text(self, fields: dict[str, yaml.Node], key: str, where: str) -> str | None:
-        """A text value exactly as written; None when absent or empty."""
+        """A text value exactly as written; None when absent, empty or not text (reported)."""
         node = fields.get(key)
         if node is None:
             return None
         if not isinstance(node, yaml.ScalarNode):
-            self.problem(node, f'{where}: "{key}" should be text, not {_shape(node)}')
+            self.problem(node, f'{where}: "{key}" should be text, but it is {_shape(node)}')
             return None
         value = node.value.strip()
         return value or None
+
+    @staticmethod
+    def missing(fields: "_Fields", key: str) -> bool:
+        """True when a required key is absent or empty, and no other problem already explains why
+        (a value of the wrong shape, or a misspelt key that was taken for it)."""
+        node = fields.get(key)
+        if node is None:
+            return key not in fields.guessed
+        return isinstance(node, yaml.ScalarNode) and not node.value.strip()
 
     # -- the deck --------------------------------------------------------------------------
     def read(self, node: yaml.Node | None) -> Deck:
@@ -108,21 +120,25 @@ class _DeckReader:
             raise DeckError(self.problems)
 
         fmt = self.text(fields, "format", "the deck")
-        if fmt is None and "format" not in fields:
-            self.problem(node, f'the deck has no "format"; add the line "format: {FORMAT}"')
-        elif fmt != FORMAT:
+        if "format" not in fields:
+            if "format" not in fields.guessed:
+                self.problem(node, f'the deck has no "format"; add the line "format: {FORMAT}"')
+        elif fmt != FORMAT and isinstance(fields["format"], yaml.ScalarNode):
             self.problem(fields["format"], f'format is "{fmt or ""}"; this program reads "{FORMAT}"')
 
         deck_id = self.text(fields, "id", "the deck")
         if deck_id is None:
-            self.problem(fields.get("id", node), 'the deck has no id; add a line like "id: my-deck"')
+            if self.missing(fields, "id"):
+                self.problem(fields.get("id", node), 'the deck has no id; add a line like "id: my-deck"')
         elif not DECK_ID.fullmatch(deck_id):
             self.problem(fields["id"], f'deck id "{deck_id}" must be 2 to 64 characters: '
                                        'lowercase letters a-z, digits and "-"')
 
         title = self.text(fields, "title", "the deck")
         if title is None:
-            self.problem(fields.get("title", node), 'the deck has no title; add a line like "title: My deck"')
+            if self.missing(fields, "title"):
+                self.problem(fields.get("title", node),
+                             'the deck has no title; add a line like "title: My deck"')
 
         language = self.text(fields, "language", "the deck") or "en"
         if not LANGUAGE_TAG.fullmatch(language):
@@ -132,7 +148,7 @@ class _DeckReader:
         description = self.text(fields, "description", "the deck")
         set_label = self.text(fields, "set_label", "the deck") or "Set"
         card_label = self.text(fields, "card_label", "the deck") or "Card"
-        sets = self.read_sets(fields.get("sets"), node)
+        sets = self.read_sets(fields.get("sets"), node, "sets" in fields.guessed)
 
         if self.problems:
             raise DeckError(self.problems)
@@ -140,12 +156,14 @@ class _DeckReader:
                     description=description, set_label=set_label, card_label=card_label,
                     source=self.source)
 
-    def read_sets(self, node: yaml.Node | None, deck_node: yaml.Node) -> list[CardSet]:
+    def read_sets(self, node: yaml.Node | None, deck_node: yaml.Node, guessed: bool = False) -> list[CardSet]:
         if node is None:
-            self.problem(deck_node, 'the deck has no "sets"; list its sets under "sets:"')
+            if not guessed:
+                self.problem(deck_node, 'the deck has no "sets"; list its sets under "sets:"')
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self.problem(node, f'"sets" should be a list (each set starting with "- "), not {_shape(node)}')
+            self.problem(node, f'"sets" should be a list (each set starting with "- "), '
+                               f"but it is {_shape(node)}")
             return []
         if not MIN_SETS <= len(node.value) <= MAX_SETS:
             self.problem(node, f"a deck needs {MIN_SETS} to {MAX_SETS} sets; this one has {len(node.value)}")
@@ -159,24 +177,31 @@ class _DeckReader:
             return None
         set_id = self.text(fields, "id", f"set {number}")
         if set_id is None:
-            self.problem(fields.get("id", node), f"set {number} has no id")
+            if self.missing(fields, "id"):
+                self.problem(fields.get("id", node), f"set {number} has no id")
             where = f"set {number}"
         else:
             where = f'set "{set_id}"'
             if not ITEM_ID.fullmatch(set_id):
                 self.problem(fields["id"], f'set id "{set_id}" {ID_RULE}')
-            elif first := seen.add("set id", set_id, fields["id"]):
-                self.problem(fields["id"], f'set id "{set_id}" is used twice (first at line {first})')
+            elif first := seen.add("set id", set_id, fields.key_nodes["id"]):
+                self.problem(fields.key_nodes["id"],
+                             f'set id "{set_id}" is used twice (first at line {first})')
 
         name = self.text(fields, "name", where)
         if name is None:
-            self.problem(fields.get("name", node), f"{where} has no name")
-        elif first := seen.add("set name", name, fields["name"]):
-            self.problem(fields["name"], f'set name "{name}" is used twice (first at line {first})')
+            if self.missing(fields, "name"):
+                self.problem(fields.get("name", node), f"{where} has no name")
+        elif first := seen.add("set name", name, fields.key_nodes["name"]):
+            self.problem(fields.key_nodes["name"], f'set name "{name}" is used twice (first at line {first})')
 
         note = self.text(fields, "note", where)
         color = self.text(fields, "color", where)
-        if color is not None and not COLOR.fullmatch(color):
+        if color is None and "color" in fields and self.missing(fields, "color"):
+            # `color: #7a2e2e` without quotes: YAML reads everything from "#" on as a comment.
+            self.problem(fields["color"], f'{where}: color is empty; write it in quotes, like '
+                                          'color: "#7a2e2e" (without quotes, "#" starts a comment)')
+        elif color is not None and not COLOR.fullmatch(color):
             self.problem(fields["color"], f'{where}: color "{color}" should be written "#rrggbb", '
                                           'like "#7a2e2e" (put it in quotes)')
         image = self.image(fields, where)
@@ -184,10 +209,11 @@ class _DeckReader:
         cards: list[Card] = []
         cards_node = fields.get("cards")
         if cards_node is None:
-            self.problem(node, f'{where} has no cards; list them under "cards:"')
+            if "cards" not in fields.guessed:
+                self.problem(node, f'{where} has no cards; list them under "cards:"')
         elif not isinstance(cards_node, yaml.SequenceNode):
             self.problem(cards_node, f'{where}: "cards" should be a list (each card starting with "- "), '
-                                     f"not {_shape(cards_node)}")
+                                     f"but it is {_shape(cards_node)}")
         else:
             if not MIN_CARDS <= len(cards_node.value) <= MAX_CARDS:
                 self.problem(cards_node, f"{where} has {len(cards_node.value)} cards; "
@@ -208,27 +234,29 @@ class _DeckReader:
         title = self.text(fields, "title", f"{set_where}: card {index}")
         title_repeated = False
         if title is None:
-            self.problem(fields.get("title", node), f"{set_where}: card {index} has no title")
+            if self.missing(fields, "title"):
+                self.problem(fields.get("title", node), f"{set_where}: card {index} has no title")
             where = f"{set_where}: card {index}"
         else:
             where = f'{set_where}: card "{title}"'
-            if first := seen.add("title", title, fields["title"]):
-                self.problem(fields["title"], f'card title "{title}" is used twice (first at line {first})')
+            if first := seen.add("title", title, fields.key_nodes["title"]):
+                self.problem(fields.key_nodes["title"],
+                             f'card title "{title}" is used twice (first at line {first})')
                 title_repeated = True
 
         card_id = self.text(fields, "id", where)
         if card_id is not None:
-            id_node = fields["id"]
+            id_node = fields.key_nodes["id"]
             if not ITEM_ID.fullmatch(card_id):
-                self.problem(id_node, f'{where}: card id "{card_id}" {ID_RULE}')
+                self.problem(fields["id"], f'{where}: card id "{card_id}" {ID_RULE}')
                 card_id = None
             elif first := seen.add("card id", card_id, id_node):
                 self.problem(id_node, f'card id "{card_id}" is used twice (first at line {first})')
         elif title is not None:
-            id_node = fields["title"]
+            id_node = fields.key_nodes["title"]
             card_id = slugify(title)[:64].strip("-")
             if not card_id:
-                self.problem(node, f'{where} needs an id: its title has no letters a-z or digits to make '
+                self.problem(id_node, f'{where} needs an id: its title has no letters a-z or digits to make '
                                    'one from (add a line like "id: my-card")')
                 card_id = None
             elif (first := seen.add("card id", card_id, id_node)) and not title_repeated:
@@ -249,7 +277,8 @@ class _DeckReader:
         if isinstance(node, yaml.ScalarNode):  # a single alias written without brackets
             return (node.value.strip(),) if node.value.strip() else ()
         if not isinstance(node, yaml.SequenceNode):
-            self.problem(node, f'{where}: "aliases" should be a list like [Oliver, "Twist"], not {_shape(node)}')
+            self.problem(node, f'{where}: "aliases" should be a list like [Oliver, "Twist"], '
+                               f"but it is {_shape(node)}")
             return ()
         found = []
         for item in node.value:
@@ -272,10 +301,26 @@ class _DeckReader:
         if path.suffix.lower() not in IMAGE_SUFFIXES:
             self.problem(node, f'{where}: image "{image}" should be a PNG or JPEG file')
             return None
-        if self.base_dir is not None and not (self.base_dir / path).is_file():
+        if self.base_dir is not None and not _is_file(Path(self.base_dir) / path):
             self.problem(node, f'{where}: image "{image}" was not found next to the deck file')
             return None
         return str(path)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # e.g. a name too long for the file system
+        return False
+
+
+class _Fields(dict):
+    """A mapping's known keys, plus the keys that a misspelt key was taken for (already reported)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.guessed: set[str] = set()
+        self.key_nodes: dict[str, yaml.Node] = {}  # where each key is written: repeats point there
 
 
 class _Seen:
@@ -297,4 +342,4 @@ def _shape(node: yaml.Node) -> str:
         return 'a group of "key: value" lines'
     if isinstance(node, yaml.SequenceNode):
         return "a list"
-    return f'the text "{node.value}"' if node.value else "nothing"
+    return f'the text "{node.value}"' if node.value else "empty"

@@ -5,6 +5,8 @@ streaming scan before any tree is built, so no input can cost more than its size
 """
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from .errors import DeckError, Problem
@@ -23,12 +25,39 @@ def decode(data: bytes | str, source: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        if line == 1 and data.startswith(b"\xef\xbb\xbf"):
+            line_start = 3
+        # The column counts characters, as every other problem's column does, not bytes.
+        column = len(data[line_start: exc.start].decode("utf-8", "replace")) + 1
         raise DeckError([Problem(source, line, column,
                                  "the file is not UTF-8 text; save it again as UTF-8")]) from None
 
 
-def _syntax_problem(exc: yaml.YAMLError, source: str) -> Problem:
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of a character index, counted the way YAML's marks count them."""
+    before = text[:index]
+    breaks = list(_LINE_BREAK.finditer(before))
+    line_start = breaks[-1].end() if breaks else 0
+    column = index - line_start
+    if not breaks and before.startswith("\ufeff"):
+        column -= 1
+    return len(breaks) + 1, column + 1
+
+
+def _syntax_problem(exc: yaml.YAMLError, source: str, text: str) -> Problem:
+    if isinstance(exc, yaml.reader.ReaderError):
+        line, column = _position(text, exc.position)
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        return Problem(source, line, column, f"the file contains a character that YAML does not allow "
+                                             f"(#x{code:04x}); delete it")
+    if getattr(exc, "context", None) == "expected a single document in the stream":
+        mark = exc.problem_mark
+        return Problem(source, mark.line + 1, mark.column + 1,
+                       'a second YAML document starts here ("---"); a deck file holds one deck only')
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -45,11 +74,13 @@ def compose(text: str, source: str, max_depth: int) -> yaml.Node | None:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 raise _refusal(source, event.start_mark,
-                               f"uses a YAML alias (*{event.anchor}); write the text out in full instead")
+                               f"a YAML alias (*{event.anchor}) is not allowed in a deck; "
+                               "write the text out in full instead")
             anchor = getattr(event, "anchor", None)
             if anchor is not None:
                 raise _refusal(source, event.start_mark,
-                               f"uses a YAML anchor (&{anchor}); write the text out in full instead")
+                               f"a YAML anchor (&{anchor}) is not allowed in a deck; "
+                               "write the text out in full instead")
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > max_depth:
@@ -60,7 +91,7 @@ def compose(text: str, source: str, max_depth: int) -> yaml.Node | None:
                 depth -= 1
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        raise DeckError([_syntax_problem(exc, source)]) from None
+        raise DeckError([_syntax_problem(exc, source, text)]) from None
     except RecursionError:  # belt and braces: the depth scan should make this unreachable
         raise DeckError([Problem(source, 1, 1, "the file nests too deeply to read")]) from None
 

@@ -31,8 +31,8 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
     for g in range(games):
         shift = g % players
         slot_at = [(seat - shift) % players for seat in range(players)]  # physical seat -> bot slot
-        game = Game(deck, options, names, seed=seed * 1_000_003 + g, rules=rules,
-                    dealer=names[g % players])
+        # The dealer is always the last physical seat; the bots rotate past it, so each deals in turn.
+        game = Game(deck, options, names, seed=seed * 1_000_003 + g, rules=rules)
         players_bots = {names[seat]: make_bot(bots[slot_at[seat]], seed * 7919 + g * players + seat)
                         for seat in range(players)}
         moves = 0
