@@ -111,6 +111,7 @@ class Game:
         self._lay_down_dealt_sets()
         first = self.dealer if options.dealer_asks_first else (self.dealer + 1) % n
         self._begin_turn(first)
+        self._settle()
         self.events.extend(self._new_events)
 
     # ------------------------------------------------------------------------------------------
@@ -343,9 +344,19 @@ class Game:
             self._apply_pass(move)
         else:
             raise IllegalMove("not-allowed", f"{move!r} is not a move of this game", move)
+        self._settle()
         self.moves.append(move)
         self.events.extend(self._new_events)
         return self._new_events
+
+    def _settle(self) -> None:
+        """With a stock, a player who has nobody to ask draws a card instead, and the turn passes left."""
+        while (self.options.stock and self._stock and self._team_of is None and self._turn is not None
+               and self._sets_left and not self._prompts[self._turn]
+               and not any(size for seat, size in enumerate(self._hand_size) if seat != self._turn)):
+            seat = self._turn
+            self._draw(seat, reason="no-one-to-ask")
+            self._pass_left(seat)
 
     def check(self, move: Move) -> IllegalMove | None:
         """Why a move would be refused, or None if it is legal (the game is left unchanged)."""

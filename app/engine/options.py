@@ -120,6 +120,8 @@ def _check(options: Options) -> None:
         raise OptionsError(f'option "miss_passes_to" is "left" or "asked", not "{options.miss_passes_to}"')
     if not 2 <= options.min_players <= options.max_players <= 22:
         raise OptionsError("player limits must satisfy 2 <= min_players <= max_players <= 22")
+    if not options.lay_down_complete and not options.claims:
+        raise OptionsError('without claims, complete sets must be laid down ("lay_down_complete": true)')
     if options.claims and not options.teams:
         raise OptionsError('option "claims" needs "teams"')
     if options.deal_size is not None and options.deal_size < 1:

@@ -35,6 +35,7 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
         game = Game(deck, options, names, seed=seed * 1_000_003 + g, rules=rules)
         players_bots = {names[seat]: make_bot(bots[slot_at[seat]], seed * 7919 + g * players + seat)
                         for seat in range(players)}
+        _show(players_bots, game.events)  # the deal's events: sets laid down at once
         moves = 0
         while not game.finished:
             actor = game.turn
@@ -46,7 +47,7 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
                 timings.append(time.perf_counter() - t0)
             else:
                 move = bot.choose(view)
-            game.apply(move)
+            _show(players_bots, game.apply(move))
             moves += 1
             if moves > MAX_MOVES:
                 raise StalledGame(f"game {g} did not end within {MAX_MOVES} moves")
@@ -64,3 +65,10 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
         "moves_per_second": round(total_moves / seconds) if seconds else None,
         "win_share": [round(w / games, 4) for w in wins],
     }
+
+
+def _show(players_bots: dict, events: list) -> None:
+    """Every bot sees each move's events as its own seat saw them (never another seat's secret draw)."""
+    if events:
+        for name, bot in players_bots.items():
+            bot.observe([event.seen_by(name) for event in events])

@@ -31,8 +31,10 @@ def _line(deck, event: Event) -> str:
         return f"{d['player']} asks {d['target']} for {wanted}: no."
     if event.kind == "draw":
         what = deck.card(d["card"]).title if d.get("card") else "a card"
+        why = {"go-fish": "", "empty-hand": " (an empty hand draws)",
+               "no-one-to-ask": " (nobody else holds cards, so the turn passes)"}.get(d["reason"], "")
         luck = " - the one asked for, so the turn goes on" if d["lucky"] else ""
-        return f"{d['player']} draws {what} from the stock{luck}."
+        return f"{d['player']} draws {what} from the stock{why}{luck}."
     if event.kind == "laid-down":
         return f"{d['player']} lays down {deck.set(d['set']).name}."
     if event.kind == "answer":

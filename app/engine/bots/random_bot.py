@@ -15,6 +15,9 @@ class RandomBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
+    def observe(self, events: list[dict]) -> None:
+        """A random player remembers nothing."""
+
     def choose(self, view: PlayerView) -> Move:
         rng = self.rng
         if view.prompts:

@@ -1,0 +1,33 @@
+"""What every computer player shares: naming the work, and moves that are not asks."""
+from __future__ import annotations
+
+import random
+
+from ..moves import Answer, Claim
+from ..naming import is_correct_answer
+from ..views import PlayerView
+
+
+def answer(view: PlayerView, rng: random.Random, recall: float) -> Answer:
+    """Name the work of the oldest prompt: the exact title with chance `recall`, else a miss.
+
+    A miss is half the time a wrong title of the same set (the likely confusion), half the time no
+    answer at all, so the class sees both kinds of mistake."""
+    card = view.deck.card(view.prompts[0])
+    if rng.random() < recall:
+        return Answer(view.seat, card.title)
+    if rng.random() < 0.5:
+        others = [c.title for c in view.deck.set(card.set_id).cards
+                  if c.id != card.id and not is_correct_answer(c.title, card)]
+        if others:
+            return Answer(view.seat, rng.choice(others))
+    return Answer(view.seat, None)
+
+
+def claim_of(view: PlayerView, set_id: str, holder_of: dict[str, str]) -> Claim:
+    """A claim of set_id naming holder_of[card] for every card, teammates in seat order."""
+    owners: dict[str, list[str]] = {}
+    for card in view.set_cards(set_id):
+        owners.setdefault(holder_of[card], []).append(card)
+    order = sorted(owners, key=view.players.index)
+    return Claim(view.seat, set_id, tuple((name, tuple(owners[name])) for name in order))
