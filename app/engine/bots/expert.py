@@ -16,6 +16,8 @@ from .knowledge import Knowledge
 
 RECALL = 0.9
 STALL_ASKS = 60  # Literature: asks without a set going down before claiming on the best odds
+W_ALL = 0.3
+W_GAIN = 0.02
 
 
 class ExpertBot:
@@ -92,7 +94,7 @@ class ExpertBot:
                         i = deal.index.get(c)
                         if i is not None and h is not None:
                             gain += deal.card_p[i][h]
-                    score = p + 0.3 * p_all + 0.02 * gain
+                    score = p + W_ALL * p_all + W_GAIN * gain
                     out.append((score, s, t))
         return out
 
