@@ -584,11 +584,10 @@ class Game:
             self._take(c)
         self._sets_left -= 1
         if opponents_hold:
+            # The other team wins the set; no player laid it down or claimed it, so no player's books hold it.
             winner_team = 1 - team
-            catcher = actual[opponents_hold[0]]
             self._set_winner[s] = winner_team
             self._team_books[winner_team].append(s)
-            self._books[catcher].append(s)
             outcome = "opponents"
         elif all(named[c] == actual[c] for c in self._set_cards[s]):
             self._set_winner[s] = team
