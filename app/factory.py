@@ -24,5 +24,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import errors, library
 
     app.register_blueprint(library.bp)
+    from .web import printing
+    app.register_blueprint(printing.bp)
     errors.register(app)
     return app

@@ -1,0 +1,87 @@
+"""A score pad for a match: a column per player, a row per hand, and a total."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from . import geometry, textfit
+from .errors import PrintError
+from .faces import INK, MUTED
+from .fonts import fonts
+from .geometry import Rect, pt
+from .sheets import new_canvas
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+MIN_HANDS, MAX_HANDS = 1, 30
+MARGIN = 15.0
+HEAD = 32.0  # mm above the grid: title and the lines to fill in
+NAME_ROW = 14.0  # mm, the row where players write their names
+MAX_ROW = 10.0  # mm
+MIN_ROW = 6.0
+FIRST_COLUMN = 22.0  # mm
+
+
+@dataclass(frozen=True)
+class PadLayout:
+    grid: Rect
+    xs: tuple[float, ...]  # column lines, left to right
+    ys: tuple[float, ...]  # row lines, top to bottom: top, under the names, under each hand, under the total
+
+
+def pad_layout(paper: tuple[float, float], players: int, hands: int) -> PadLayout:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PrintError(f"a score pad has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    if not MIN_HANDS <= hands <= MAX_HANDS:
+        raise PrintError(f"a score pad has {MIN_HANDS} to {MAX_HANDS} hands, not {hands}")
+    width, height = paper
+    top = height - MARGIN - HEAD
+    room = top - MARGIN - NAME_ROW
+    row = min(MAX_ROW, room / (hands + 1))
+    if row < MIN_ROW:
+        raise PrintError(f"{hands} hands do not fit on one page; at most {int(room // MIN_ROW) - 1}")
+    column = (width - 2 * MARGIN - FIRST_COLUMN) / players
+    xs = (MARGIN,) + tuple(MARGIN + FIRST_COLUMN + i * column for i in range(players + 1))
+    ys = (top, top - NAME_ROW) + tuple(top - NAME_ROW - (i + 1) * row for i in range(hands + 1))
+    return PadLayout(grid=Rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1]), xs=xs, ys=ys)
+
+
+def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter") -> bytes:
+    if paper not in geometry.PAPERS:
+        raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{paper}"')
+    size = geometry.PAPERS[paper]
+    layout = pad_layout(size, players, hands)
+    font_pair = fonts()
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper, font_pair, "Score pad")
+    canvas.setSubject(f"{players} players, {hands} hands")
+
+    def text(value: str, x: float, y: float, w: float, h: float, bold: bool = False, size_pt: float = 10,
+             align: str = "centre") -> None:
+        font = font_pair.bold if bold else font_pair.regular
+        fitted = textfit.fit([value], font, font_pair.descent, pt(w) - 4, pt(h) - 2, size_pt, 6)
+        textfit.draw(canvas, fitted, pt(x) + 2, pt(y) + 1, pt(w) - 4, pt(h) - 2, align=align)
+
+    width, height = size
+    canvas.setFillColor(INK)
+    text("Score pad", MARGIN, height - MARGIN - 12, width - 2 * MARGIN, 12, bold=True, size_pt=20, align="left")
+    canvas.setFillColor(MUTED)
+    text("Game ____________________   Deck ____________________   Date ______________",
+         MARGIN, height - MARGIN - 22, width - 2 * MARGIN, 8, size_pt=10, align="left")
+    text("One point for each set laid down. Write each hand's sets under each player; add them up at the end.",
+         MARGIN, height - MARGIN - 29, width - 2 * MARGIN, 6, size_pt=8.5, align="left")
+
+    xs, ys = layout.xs, layout.ys
+    canvas.setFillColorRGB(0.93, 0.93, 0.93)
+    canvas.rect(pt(xs[0]), pt(ys[-1]), pt(xs[-1] - xs[0]), pt(ys[-2] - ys[-1]), stroke=0, fill=1)
+    canvas.setStrokeColor(INK)
+    canvas.setLineWidth(0.6)
+    canvas.grid([pt(x) for x in xs], [pt(y) for y in ys])
+    canvas.setFillColor(MUTED)
+    text("Player", xs[0], ys[1], xs[1] - xs[0], ys[0] - ys[1], size_pt=9)
+    for hand in range(1, len(ys) - 2):
+        text(f"Hand {hand}", xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
+    canvas.setFillColor(INK)
+    text("Total", xs[0], ys[-1], xs[1] - xs[0], ys[-2] - ys[-1], bold=True, size_pt=10)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()

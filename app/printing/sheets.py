@@ -1,0 +1,126 @@
+"""A deck as a PDF of card sheets: each front sheet followed, with --backs, by its back sheet."""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..decks import Deck
+from . import geometry, textfit
+from .errors import PrintError
+from .faces import MUTED, DeckLook, draw_back, draw_front
+from .fonts import FontPair, fonts
+from .geometry import BLEED, DUPLEX, Layout, pt
+
+CREATOR = "Authors Classroom"
+MARK_WIDTH = 0.25  # points
+MAX_OFFSET = 20.0  # mm; a printer further off than this needs mending, not an offset
+FOOTER = "{title} · sheet {number} of {count} · print at 100% (actual size)"
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    paper: str = "letter"
+    card: str = "poker"
+    bleed: bool = False
+    backs: bool = False
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        if self.paper not in geometry.PAPERS:
+            raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{self.paper}"')
+        if self.card not in geometry.CARDS:
+            raise PrintError(f'card size must be one of {", ".join(geometry.CARDS)}, not "{self.card}"')
+        if self.duplex not in DUPLEX:
+            raise PrintError(f'duplex must be one of {", ".join(DUPLEX)}, not "{self.duplex}"')
+        for value in self.back_offset:
+            if not -MAX_OFFSET <= value <= MAX_OFFSET:
+                raise PrintError(f"a back offset must be between -{MAX_OFFSET:g} and {MAX_OFFSET:g} mm, not {value:g}")
+
+    def layout(self) -> Layout:
+        return geometry.grid_layout(geometry.PAPERS[self.paper], geometry.CARDS[self.card],
+                                    BLEED if self.bleed else 0.0)
+
+
+def new_canvas(buffer: io.BytesIO, paper: str, font_pair: FontPair, title: str) -> Canvas:
+    """A canvas that writes the same bytes for the same drawing: no dates, no random ids, and our own
+    font from the first operator on (no unembedded Helvetica)."""
+    width, height = geometry.PAPERS[paper]
+    canvas = Canvas(buffer, pagesize=(pt(width), pt(height)), invariant=1, pageCompression=1,
+                    initialFontName=font_pair.regular, initialFontSize=10)
+    canvas.setTitle(title)
+    canvas.setAuthor(CREATOR)
+    canvas.setCreator(CREATOR)
+    return canvas
+
+
+def render_deck(deck: Deck, options: PrintOptions) -> bytes:
+    """The whole PDF, in memory: nothing is written anywhere until every card has been drawn."""
+    font_pair = fonts()
+    look = DeckLook(deck, font_pair)  # reads every image the deck uses, refusing a broken one
+    font_pair.check([*look.texts(), ("the sheet's footer", FOOTER)], f'the deck "{deck.id}"')
+    layout = options.layout()
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, options.paper, font_pair, f"{deck.title} - cards")
+    canvas.setSubject(f"{deck.card_count} {options.card} cards on {options.paper} paper"
+                      + (f", backs for {options.duplex}-edge duplex" if options.backs else ""))
+    if options.backs:
+        w, h, bleed = pt(layout.card[0]), pt(layout.card[1]), pt(layout.bleed)
+        canvas.beginForm("back", -bleed, -bleed, w + bleed, h + bleed)
+        draw_back(canvas, look, w, h, bleed)
+        canvas.endForm()
+    cards = deck.cards
+    batches = geometry.sheets(len(cards), layout.per_sheet)
+    for number, batch in enumerate(batches, 1):
+        _front_sheet(canvas, look, layout, [cards[i] for i in batch])
+        _footer(canvas, font_pair, layout, FOOTER.format(title=deck.title, number=number, count=len(batches)))
+        canvas.showPage()
+        if options.backs:
+            _back_sheet(canvas, layout, len(batch), options)
+            canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _front_sheet(canvas, look: DeckLook, layout: Layout, cards) -> None:
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(MARK_WIDTH)
+    for mark in geometry.crop_marks(layout):
+        canvas.line(pt(mark.x1), pt(mark.y1), pt(mark.x2), pt(mark.y2))
+    w, h, bleed = pt(layout.card[0]), pt(layout.card[1]), pt(layout.bleed)
+    for card, rect in zip(cards, layout.cards):
+        canvas.saveState()
+        canvas.translate(pt(rect.x), pt(rect.y))
+        draw_front(canvas, look, card, w, h, bleed)
+        canvas.restoreState()
+
+
+def _back_sheet(canvas, layout: Layout, count: int, options: PrintOptions) -> None:
+    """The deck's back (a form drawn once) behind each of the first `count` cards of the sheet."""
+    for front in layout.cards[:count]:
+        rect = geometry.back_rect(front, layout.paper, options.duplex, options.back_offset)
+        canvas.saveState()
+        canvas.translate(pt(rect.x), pt(rect.y))
+        canvas.doForm("back")
+        canvas.restoreState()
+
+
+def _footer(canvas, font_pair: FontPair, layout: Layout, text: str) -> None:
+    """A line under the grid, between the crop marks of the widest, most central column, where the
+    margin has room for it."""
+    room = layout.grid.y - 2 * geometry.MARK_EDGE
+    xs, _ = geometry.cut_lines(layout)
+    if room < 3 or len(xs) < 2:
+        return
+    centre = layout.paper[0] / 2
+    left, right = max(zip(xs, xs[1:]), key=lambda gap: (round(gap[1] - gap[0], 3), -abs(sum(gap) / 2 - centre)))
+    left, right = left + 1.5, right - 1.5
+    try:
+        fitted = textfit.fit([text], font_pair.regular, font_pair.descent, pt(right - left), pt(room) * 0.6,
+                             6, 4, floor=4)
+    except textfit.TextDoesNotFit:
+        return
+    canvas.setFillColor(MUTED)
+    textfit.draw(canvas, fitted, pt(left), pt(geometry.MARK_EDGE), pt(right - left), pt(room))
