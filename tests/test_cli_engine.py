@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from app.cli import cli
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "examples" / "records"
+from tests.test_records_examples import SHARED
 AUTHORS = str(Path(sys.executable).parent / "authors")
 
 
