@@ -21,9 +21,12 @@ def cli() -> None:
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve(host: str, port: int) -> None:
     """Serve the app (the development server; fine for one classroom)."""
+    from werkzeug.serving import run_simple
+
     app = create_app()
     click.echo(f"Authors Classroom on http://{host}:{port}/")
-    app.run(host=host, port=port, debug=False, use_reloader=False)
+    # run_simple, not app.run: Flask ignores app.run() inside its own CLI group.
+    run_simple(host, port, app, threaded=True, use_reloader=False)
 
 
 @cli.group("decks")
