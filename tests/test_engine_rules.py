@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -270,3 +271,18 @@ def test_claim_helpers_are_exact():
     claims = [m for m in game.legal_moves(actor) if isinstance(m, Claim)]
     assert len(claims) == 8 * 3 ** 6  # every attribution of every set to the three teammates
     assert not [m for m in game.legal_moves(actor) if isinstance(m, PassTurn)]
+
+
+def test_the_choice_to_hand_on_after_a_claim_lapses_once_the_claimer_asks():
+    text = (Path(__file__).parent / "records" / "literature-claiming-team-picks-next.yaml").read_text()
+    record = load_record_text(text)
+    game = record.new_game()
+    game.apply(record.moves[0])  # Olga claims low spades correctly and keeps the turn
+    assert game.pass_targets("Olga") == ("Mary", "Joseph")
+    game.apply(Ask("Olga", "Ivan", card="QC"))  # a miss: the turn goes to Ivan
+    assert game.pass_targets("Olga") == ()
+    game2 = record.new_game()
+    game2.apply(record.moves[0])
+    game2.apply(Ask("Olga", "Petr", card="9D"))  # a hit: Olga goes on, but may no longer hand on
+    assert game2.turn == "Olga" and game2.pass_targets("Olga") == ()
+    assert game2.check(PassTurn("Olga", "Mary")).code == "not-allowed"

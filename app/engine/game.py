@@ -439,6 +439,7 @@ class Game:
 
     def _apply_ask(self, move: Ask) -> None:
         seat, target, s, card = self._validate_ask(move)
+        self._may_pass = False  # the house rule's choice lapses once the claimer asks instead
         if card is None:
             given = [c for c in self._set_cards[s] if self._holder[c] == target]
         else:
