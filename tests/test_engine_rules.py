@@ -228,17 +228,21 @@ def test_every_game_exports_to_a_record_and_imports_back_exactly():
         assert record_of(again.game).to_yaml() == text
 
 
-def test_a_match_rotates_the_deal_and_ends_at_the_target():
+def play_match(match: Match) -> Match:
     from app.engine.bots import make_bot
 
-    match = Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C"],
-                  MatchFormat(hands=None, target=20), seed=3, rules="standard")
-    bots = {name: make_bot("random", i) for i, name in enumerate("ABC")}
+    bots = {name: make_bot("random", i) for i, name in enumerate(match.players)}
     while not match.over:
         game = match.current
         while not game.finished:
             game.apply(bots[game.turn].choose(game.view(game.turn)))
         match.hand_finished()
+    return match
+
+
+def test_a_match_rotates_the_deal_and_ends_at_the_target():
+    match = play_match(Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C"],
+                             MatchFormat(hands=None, target=20), seed=3, rules="standard"))
     dealers = [h.players[h.dealer] for h in match.hands]
     assert dealers[:3] == ["C", "A", "B"]
     assert max(match.totals.values()) >= 20
@@ -247,17 +251,9 @@ def test_a_match_rotates_the_deal_and_ends_at_the_target():
 
 
 def test_a_fixed_match_with_a_tie_break_hand():
-    from app.engine.bots import make_bot
-
     for seed in range(40):
-        match = Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C", "D"],
-                      MatchFormat(hands=1, tie_break=True), seed=seed, rules="standard")
-        bots = {name: make_bot("random", i) for i, name in enumerate("ABCD")}
-        while not match.over:
-            game = match.current
-            while not game.finished:
-                game.apply(bots[game.turn].choose(game.view(game.turn)))
-            match.hand_finished()
+        match = play_match(Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C", "D"],
+                                 MatchFormat(hands=1, tie_break=True), seed=seed, rules="standard"))
         if match.tie_break_hand is not None:
             leaders = [n for n, t in match.totals.items() if t == max(match.totals.values())]
             assert len(leaders) > 1 and set(match.winners()) <= set(leaders)
