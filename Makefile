@@ -17,6 +17,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/authors serve
 
+# Production serving (gunicorn); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
+serve: $(STAMP)
+	$(BIN)/authors serve --prod --host $${HOST:-0.0.0.0} --port $${PORT:-8000}
+
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

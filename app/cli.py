@@ -1,6 +1,8 @@
 """The `authors` command: every command-line task of the project lives here as a subcommand."""
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 
 import click
@@ -19,14 +21,41 @@ def cli() -> None:
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-def serve(host: str, port: int) -> None:
-    """Serve the app (the development server; fine for one classroom)."""
+@click.option("--prod", is_flag=True, help="Serve with gunicorn for a school or district (needs SECRET_KEY).")
+@click.option("--workers", type=int, default=None, help="gunicorn worker processes (default: 2 per CPU core).")
+@click.option("--threads", type=int, default=4, show_default=True, help="Threads per gunicorn worker.")
+def serve(host: str, port: int, prod: bool, workers: int | None, threads: int) -> None:
+    """Serve the app: the development server (one classroom), or gunicorn with --prod."""
+    if prod:
+        _serve_production(host, port, workers or 2 * (os.cpu_count() or 1), threads)
+        return
     from werkzeug.serving import run_simple
 
     app = create_app()
     click.echo(f"Authors Classroom on http://{host}:{port}/")
     # run_simple, not app.run: Flask ignores app.run() inside its own CLI group.
     run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
+    """gunicorn with threaded workers: table state lives in the database, so any worker serves any table."""
+    from .config import ConfigError, check_secret_key
+
+    try:
+        check_secret_key(os.environ.get("SECRET_KEY"))
+    except ConfigError as exc:
+        click.echo(f"authors serve --prod: {exc}", err=True)
+        sys.exit(1)
+    gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or shutil.which("gunicorn")
+    if gunicorn is None:
+        click.echo("authors serve --prod: gunicorn is not installed (pip install gunicorn)", err=True)
+        sys.exit(1)
+    os.environ["AUTHORS_ENV"] = "production"
+    args = [gunicorn, "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", str(threads),
+            "--worker-class", "gthread", "--timeout", "30", "--graceful-timeout", "10",
+            "--access-logfile", "-", "app:create_app()"]
+    click.echo(f"Authors Classroom (production) on http://{host}:{port}/ with {workers} workers x {threads} threads")
+    os.execv(gunicorn, args)
 
 
 @cli.group("decks")

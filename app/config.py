@@ -1,16 +1,35 @@
-"""Configuration from the environment, with defaults that are safe on a teacher's laptop."""
+"""Configuration from the environment, with defaults that are safe on a teacher's laptop.
+
+AUTHORS_ENV=production (set by `authors serve --prod`) turns the laptop defaults off: SECRET_KEY must
+come from the environment and be a real secret, and cookies are sent over HTTPS only unless
+AUTHORS_INSECURE_COOKIES=1 (a school network without TLS in front).
+"""
 from __future__ import annotations
 
 import os
 import secrets
 from pathlib import Path
 
+WEAK_KEYS = {"dev", "development", "secret", "secret-key", "change-me", "changeme", "default", "test", "key"}
+MIN_KEY_LENGTH = 24
+
+
+class ConfigError(RuntimeError):
+    """The server must not start with this configuration; the message says what to set."""
+
+
+def is_production() -> bool:
+    return os.environ.get("AUTHORS_ENV", "development").lower() == "production"
+
 
 def from_environment(instance_path: str) -> dict:
     instance = Path(instance_path)
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'authors.sqlite3'}"
     secret = os.environ.get("SECRET_KEY")
-    if not secret:
+    production = is_production()
+    if production:
+        check_secret_key(secret)
+    elif not secret:
         # A laptop default: a random key kept in instance/, so sessions survive a restart.
         key_file = instance / "secret_key"
         if key_file.exists():
@@ -20,9 +39,22 @@ def from_environment(instance_path: str) -> dict:
             key_file.write_text(secret)
             key_file.chmod(0o600)
     return {
+        "AUTHORS_ENV": "production" if production else "development",
         "SECRET_KEY": secret,
         "SQLALCHEMY_DATABASE_URI": database_url,
         "SQLALCHEMY_TRACK_MODIFICATIONS": False,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "UPLOAD_FOLDER": str(instance / "uploads"),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SECURE": production and os.environ.get("AUTHORS_INSECURE_COOKIES") != "1",
     }
+
+
+def check_secret_key(secret: str | None) -> None:
+    if not secret:
+        raise ConfigError("SECRET_KEY is not set. In production the key must come from the environment: "
+                          "generate one with `python -c 'import secrets; print(secrets.token_hex(32))'`.")
+    if secret.strip().lower() in WEAK_KEYS or len(secret) < MIN_KEY_LENGTH:
+        raise ConfigError(f"SECRET_KEY looks like a default or is shorter than {MIN_KEY_LENGTH} characters; "
+                          "set a long random key.")

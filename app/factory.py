@@ -27,4 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import printing
     app.register_blueprint(printing.bp)
     errors.register(app)
+    from .web import security
+
+    security.register(app)
     return app
