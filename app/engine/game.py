@@ -343,7 +343,7 @@ class Game:
         elif isinstance(move, PassTurn):
             self._apply_pass(move)
         else:
-            raise IllegalMove("not-allowed", f"{move!r} is not a move of this game", move)
+            raise IllegalMove("not-allowed", "this is not a move of this game", move)
         self._settle()
         self.moves.append(move)
         self.events.extend(self._new_events)
@@ -370,7 +370,7 @@ class Game:
             elif isinstance(move, PassTurn):
                 self._validate_pass(move)
             else:
-                return IllegalMove("not-allowed", f"{move!r} is not a move of this game", move)
+                return IllegalMove("not-allowed", "this is not a move of this game", move)
         except IllegalMove as refusal:
             return refusal
         return None
@@ -381,7 +381,7 @@ class Game:
     def _player(self, name: str, move: Move) -> int:
         seat = self._seat.get(name)
         if seat is None:
-            raise IllegalMove("unknown-player", f'"{name}" is not at this table', move)
+            raise IllegalMove("unknown-player", '"{name}" is not at this table', move, name=name)
         return seat
 
     def _on_turn(self, seat: int, move: Move, claims_any_time: bool = False) -> None:
@@ -391,7 +391,8 @@ class Game:
             return
         if self._turn != seat:
             whose = self.turn
-            raise IllegalMove("not-your-turn", f"it is {whose}'s turn, not {self.players[seat]}'s", move)
+            raise IllegalMove("not-your-turn", "it is {whose}'s turn, not {player}'s", move, whose=whose,
+                              player=self.players[seat])
 
     # -- asking ---------------------------------------------------------------------------------
     def _validate_ask(self, move: Ask) -> tuple[int, int, int, int | None]:
@@ -406,8 +407,8 @@ class Game:
         if target == seat:
             raise IllegalMove("ask-self", "you cannot ask yourself; ask another player", move)
         if self._team_of is not None and self._team_of[target] == self._team_of[seat]:
-            raise IllegalMove("ask-teammate", f"{move.target} is your teammate; ask a player of the other team",
-                              move)
+            raise IllegalMove("ask-teammate", "{target} is your teammate; ask a player of the other team",
+                              move, target=move.target)
         by_card = self.options.ask_by == "card"
         if (move.card is None) == (move.set is None):
             raise IllegalMove("wrong-ask", "an ask names either a set or a card, not both or neither", move)
@@ -420,21 +421,21 @@ class Game:
         if by_card:
             card = self._card_index.get(str(move.card))
             if card is None:
-                raise IllegalMove("unknown-card", f'there is no card "{move.card}" in this deck', move)
+                raise IllegalMove("unknown-card", 'there is no card "{card}" in this deck', move, card=move.card)
             s = self._card_set[card]
         else:
             s = self._set_index.get(str(move.set))
             if s is None:
-                raise IllegalMove("unknown-set", f'there is no set "{move.set}" in this deck', move)
+                raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=move.set)
         if self._hand_size[target] == 0:
-            raise IllegalMove("target-has-no-cards", f"{move.target} has no cards left and cannot be asked",
-                              move)
+            raise IllegalMove("target-has-no-cards", "{target} has no cards left and cannot be asked",
+                              move, target=move.target)
         if self._count[seat][s] == 0:
-            raise IllegalMove("set-not-held", f"you may only ask for {self._set_name(s)} while you hold one of "
-                                              "its cards", move)
+            raise IllegalMove("set-not-held", "you may only ask for {set} while you hold one of its cards", move,
+                              set=self._set_name(s))
         if card is not None and self._holder[card] == seat and not self.options.bluff_asks:
-            raise IllegalMove("card-already-held", f"you hold {self._card_title(card)} yourself; ask for a card "
-                                                   "you lack", move)
+            raise IllegalMove("card-already-held", "you hold {card} yourself; ask for a card you lack", move,
+                              card=self._card_title(card))
         return seat, target, s, card
 
     def _apply_ask(self, move: Ask) -> None:
@@ -549,10 +550,10 @@ class Game:
             raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
         s = self._set_index.get(str(move.set))
         if s is None:
-            raise IllegalMove("unknown-set", f'there is no set "{move.set}" in this deck', move)
+            raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=move.set)
         if self._set_winner[s] is not None or self._set_ids[s] in self._cancelled:
-            raise IllegalMove("not-allowed", f"{self._set_name(s)} is already down; claim a set still in play",
-                              move)
+            raise IllegalMove("not-allowed", "{set} is already down; claim a set still in play",
+                              move, set=self._set_name(s))
         named: dict[int, int] = {}
         holders = move.holders if isinstance(move.holders, tuple) else ()
         if not holders:
@@ -560,19 +561,20 @@ class Game:
         for name, cards in holders:
             holder = self._player(str(name), move)
             if self._team_of[holder] != self._team_of[seat]:
-                raise IllegalMove("invalid-claim", f"{name} is not on your team; a claim names only your "
-                                                   "team's players", move)
+                raise IllegalMove("invalid-claim", "{name} is not on your team; a claim names only your team's players",
+                                  move, name=name)
             for card_id in cards:
                 card = self._card_index.get(str(card_id))
                 if card is None or self._card_set[card] != s:
-                    raise IllegalMove("invalid-claim", f'"{card_id}" is not a card of {self._set_name(s)}', move)
+                    raise IllegalMove("invalid-claim", '"{card}" is not a card of {set}', move, card=card_id,
+                                      set=self._set_name(s))
                 if card in named:
-                    raise IllegalMove("invalid-claim", f"{self._card_title(card)} is named twice", move)
+                    raise IllegalMove("invalid-claim", "{card} is named twice", move, card=self._card_title(card))
                 named[card] = holder
         missing = [c for c in self._set_cards[s] if c not in named]
         if missing:
-            raise IllegalMove("invalid-claim", "a claim names the holder of every card of the set; missing: "
-                              + ", ".join(self._card_title(c) for c in missing), move)
+            raise IllegalMove("invalid-claim", "a claim names the holder of every card of the set; missing: {cards}",
+                              move, cards=", ".join(self._card_title(c) for c in missing))
         return seat, s, named
 
     def _apply_claim(self, move: Claim) -> None:
@@ -657,11 +659,12 @@ class Game:
         if to == seat:
             raise IllegalMove("not-allowed", "hand the turn to another player", move)
         if (self._team_of[to] != self._team_of[seat]) != choosing_claimer:
-            side = "a player of the other team" if choosing_claimer else "a teammate"
-            raise IllegalMove("not-allowed", f"hand the turn to {side}", move)
+            if choosing_claimer:
+                raise IllegalMove("not-allowed", "hand the turn to a player of the other team", move)
+            raise IllegalMove("not-allowed", "hand the turn to a teammate", move)
         if self._hand_size[to] == 0:
-            raise IllegalMove("target-has-no-cards", f"{move.to} has no cards left; choose a player who has",
-                              move)
+            raise IllegalMove("target-has-no-cards", "{target} has no cards left; choose a player who has",
+                              move, target=move.to)
         return seat, to
 
     def _apply_pass(self, move: PassTurn) -> None:

@@ -46,10 +46,15 @@ Move = Ask | Answer | Claim | PassTurn
 
 
 class IllegalMove(Exception):
-    """A refused move: a stable code (see the record spec) and a sentence that explains the rule."""
+    """A refused move: a stable code (see the record spec) and a sentence that explains the rule.
 
-    def __init__(self, code: str, message: str, move: Move | None = None):
-        super().__init__(f"{code}: {message}")
+    The sentence is an English template with named fields (`template`, `params`), so the web app can
+    translate the template and fill in the names; `message` is the English sentence."""
+
+    def __init__(self, code: str, template: str, move: Move | None = None, **params: str):
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template.format(**params) if params else template
         self.move = move
+        super().__init__(f"{code}: {self.message}")
