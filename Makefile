@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test serve bench printables clean
+.PHONY: run test test-postgres serve bench printables clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The database tests again on PostgreSQL (127.0.0.1:5432, database test, as on these machines).
+TEST_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
+test-postgres: $(STAMP)
+	AUTHORS_TEST_DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py

@@ -1,15 +1,46 @@
+"""Fixtures: a fresh app and database per test.
+
+The suite runs on SQLite by default. With AUTHORS_TEST_DATABASE_URL set (for example
+postgresql+psycopg://postgres@127.0.0.1:5432/test, as `make test-postgres` does) the tests that use a
+database run against that server instead, each on empty tables, and the others are left out.
+"""
+import os
+
 import pytest
 
 from app import create_app
 from app.db import db
 
+SERVER_DATABASE = os.environ.get("AUTHORS_TEST_DATABASE_URL")
+DATABASE_FIXTURES = {"app", "client"}
+
+
+def database_url(tmp_path) -> str:
+    return SERVER_DATABASE or f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
+def pytest_collection_modifyitems(config, items):
+    if not SERVER_DATABASE:
+        return
+    keep = [item for item in items if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+            or item.get_closest_marker("database")]
+    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    items[:] = keep
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "database: the test uses a database (it runs on PostgreSQL too)")
+
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}"})
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
     yield app
     with app.app_context():
+        if SERVER_DATABASE:
+            db.session.remove()
+            db.drop_all()
         db.engine.dispose()
 
 
