@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-postgres serve bench printables clean
+.PHONY: run test test-postgres serve bench printables clean i18n-extract i18n-update i18n-compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,19 +14,19 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) i18n-compile
 	$(BIN)/authors serve
 
 # Production serving (gunicorn); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
 serve: $(STAMP)
 	$(BIN)/authors serve --prod --host $${HOST:-0.0.0.0} --port $${PORT:-8000}
 
-test: $(STAMP)
+test: $(STAMP) i18n-compile
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The database tests again on PostgreSQL (127.0.0.1:5432, database test, as on these machines).
 TEST_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
-test-postgres: $(STAMP)
+test-postgres: $(STAMP) i18n-compile
 	AUTHORS_TEST_DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
@@ -37,3 +37,20 @@ clean:
 
 printables: $(STAMP)
 	$(BIN)/python -m app.printing.printables
+
+# Translations (Flask-Babel): extract the English messages, merge them into each catalog, compile.
+I18N := app/translations
+LOCALES := ru fr pt it
+i18n-extract: $(STAMP)
+	mkdir -p $(I18N)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k IllegalMove:2 --no-location \
+		--sort-output --project "Authors Classroom" -o $(I18N)/messages.pot app
+
+i18n-update: i18n-extract
+	for lang in $(LOCALES); do \
+		if [ -f $(I18N)/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(BIN)/pybabel update --no-fuzzy-matching -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
+		else $(BIN)/pybabel init -i $(I18N)/messages.pot -d $(I18N) -l $$lang; fi; done
+
+i18n-compile: $(STAMP)
+	$(BIN)/pybabel -q compile -d $(I18N)

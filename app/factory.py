@@ -6,6 +6,7 @@ import os
 from flask import Flask
 
 from .config import from_environment
+from . import i18n
 from .db import db
 
 
@@ -18,6 +19,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.from_mapping(test_config)
 
     db.init_app(app)
+    i18n.init_app(app)
     with app.app_context():
         db.create_all()
 

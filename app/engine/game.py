@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 from ..decks.model import Deck
 from .decks import deck_for
 from .events import Event
-from .moves import Answer, Ask, Claim, IllegalMove, Move, PassTurn
+from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
 from .naming import is_correct_answer
 from .options import Options, OptionsError
 from .views import AskChoices, PlayerView, PublicView, attributions
@@ -633,8 +633,8 @@ class Game:
 
     def _must_pass_reason(self, seat: int) -> str:
         if self._hand_size[seat] == 0 and self._endgame_claimer is None and self._team_game_empty(seat):
-            return "your team has no cards left: choose a player of the other team to claim the remaining sets"
-        return "your hand is empty after your claim: pass the turn to a teammate who still holds cards"
+            return N_("your team has no cards left: choose a player of the other team to claim the remaining sets")
+        return N_("your hand is empty after your claim: pass the turn to a teammate who still holds cards")
 
     def _team_game_empty(self, seat: int) -> bool:
         team = self._team_of[seat]

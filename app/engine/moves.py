@@ -45,6 +45,11 @@ class PassTurn:
 Move = Ask | Answer | Claim | PassTurn
 
 
+def N_(text: str) -> str:
+    """Marks an English sentence for the translation catalogs (the web app translates it, not the engine)."""
+    return text
+
+
 class IllegalMove(Exception):
     """A refused move: a stable code (see the record spec) and a sentence that explains the rule.
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
+from flask_babel import gettext as _
 
 from ..decks import builtin_decks
 
@@ -18,5 +19,5 @@ def index():
 def deck(deck_id: str):
     found = builtin_decks().get(deck_id)
     if found is None:
-        abort(404, description=f'There is no deck "{deck_id}".')
+        abort(404, description=_('There is no deck "%(id)s".', id=deck_id))
     return render_template("library/deck.html", deck=found)
