@@ -8,6 +8,7 @@ from flask import Flask
 from .config import from_environment
 from . import i18n
 from .db import db
+from .services.hands import DEFAULTS as PLAY_DEFAULTS
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -18,6 +19,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
 
+    for key, value in PLAY_DEFAULTS.items():
+        app.config.setdefault(key, value)
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+
+    from . import models  # noqa: F401  (the tables must be known before create_all)
     db.init_app(app)
     i18n.init_app(app)
     with app.app_context():
@@ -28,6 +34,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(library.bp)
     from .web import printing
     app.register_blueprint(printing.bp)
+    from .web import api, play, tables
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(api.bp)
     errors.register(app)
     from .web import security
 

@@ -1,0 +1,82 @@
+"""What a teacher chooses from when opening a table: decks, rules, options (one line each), players."""
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from ..decks import builtin_decks
+from ..engine.bots import BOTS
+from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, Options
+
+PRESET_HELP = {
+    "standard": "Authors with any deck: ask a player for a whole set; a miss passes the turn to the left.",
+    "classic": "Authors as in 1861: ask for one named card; two to six players.",
+    "go-fish": "Go Fish: part of the deck is dealt, a miss draws from the stock.",
+    "literature": "Literature: two teams of three or four, ask for single cards, claim half-suits.",
+}
+
+OPTION_HELP = {
+    "ask_by": "Ask for a whole set, or for one named card.",
+    "miss_passes_to": "After a failed ask the turn goes to the asker's left, or to the player asked.",
+    "bluff_asks": "A player may ask for a card they hold themselves (the ask always fails).",
+    "stock": "Deal only part of the deck; a failed ask draws a card from the stock.",
+    "deal_size": "With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5).",
+    "lucky_draw_continues": "Drawing the very card or set asked for lets the asker go on.",
+    "dealer_asks_first": "The dealer asks first instead of the player at the dealer's left.",
+    "double_deck": "Play with two copies of the deck, for big tables (7 to 11 players).",
+    "min_players": "The fewest players these rules allow.",
+    "max_players": "The most players these rules allow.",
+    "teams": "Two teams seated alternately; players ask only the other team.",
+    "claims": "Sets are won by claims that name which teammate holds each card.",
+    "lay_down_complete": "A set completed in one hand goes down at once (otherwise it must be claimed).",
+    "claims_any_time": "House rule: a player may claim even when it is not their turn.",
+    "claiming_team_picks_next": "House rule: after a claim the claimer may hand the turn to a teammate.",
+    "high_sets_double": "House rule: sets whose id starts with \"high-\" score two points.",
+    "announce_last_card": "House rule: a player down to one card is announced to the table.",
+    "public_log": "Everyone may read the full log of asks (Literature: only the last ask is shown).",
+    "equal_sets_required": "The deck's sets must all have the same number of cards.",
+    "removed_rank": "Literature with playing cards: the rank taken out to form half-suits (e.g. 8).",
+    "jokers": "With a removed rank: its four cards and two jokers form a ninth set.",
+    "rank_sets": "Literature with playing cards: sets of the four cards of one rank instead of half-suits.",
+    "name_the_work": "Each card received by an ask asks its receiver to name the work: a right answer scores 1.",
+}
+
+BOT_HELP = {
+    "random": "Random: any legal move, a beginner's partner.",
+    "memory": "Memory: remembers what was asked and who holds what.",
+    "expert": "Expert: plays to win.",
+}
+
+MATCH_FORMATS = {
+    "hands": "Play a fixed number of hands; the highest total wins.",
+    "target": "Play hands until someone reaches a target score.",
+}
+
+
+def option_kind(name: str) -> str:
+    kind = {f.name: str(f.type) for f in fields(Options)}[name]
+    if "bool" in kind:
+        return "bool"
+    if "int" in kind:
+        return "int"
+    return "text"
+
+
+def option_choices(name: str) -> tuple[str, ...] | None:
+    from ..engine.options import ASK_BY, MISS_PASSES_TO
+    return {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO}.get(name)
+
+
+def catalog() -> dict[str, Any]:
+    """Everything the new-table form (and an API client) needs, with a line of explanation each."""
+    decks = sorted(builtin_decks().values(), key=lambda deck: deck.title.casefold())
+    return {
+        "decks": [{"id": d.id, "title": d.title, "language": d.language, "sets": len(d.sets),
+                   "cards": d.card_count} for d in decks],
+        "presets": [{"id": name, "help": PRESET_HELP.get(name, ""), "default_deck": DEFAULT_DECKS.get(name),
+                     "options": PRESETS[name].to_dict()} for name in PRESETS],
+        "options": [{"name": name, "kind": option_kind(name), "choices": option_choices(name),
+                     "help": OPTION_HELP.get(name, "")} for name in OPTION_NAMES],
+        "bots": [{"id": name, "help": BOT_HELP.get(name, name)} for name in BOTS],
+        "match_formats": [{"id": k, "help": v} for k, v in MATCH_FORMATS.items()],
+    }

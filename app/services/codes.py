@@ -1,0 +1,57 @@
+"""Join codes, secret seat tokens and display names."""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+
+# No look-alikes: no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V, 6/G.
+CODE_ALPHABET = "ACEFHKMNPRTWXY34679"
+CODE_LENGTH = 6
+NAME_MAX = 24
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(text: str | None) -> str:
+    """What a student types: any case, spaces or dashes; returns the stored form (may be invalid)."""
+    return "".join(ch for ch in str(text or "").upper() if ch.isalnum())
+
+
+def is_valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_matches(token: str | None, stored_hash: str | None) -> bool:
+    if not token or not stored_hash:
+        return False
+    return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+def clean_name(text) -> str:
+    """A display name as shown: trimmed, inner spaces folded, printable. ValueError says what is wrong."""
+    if not isinstance(text, str):
+        raise ValueError("a name is a piece of text")
+    name = " ".join(unicodedata.normalize("NFC", text).split())
+    if not name:
+        raise ValueError("type a name")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name has at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("a name cannot hold control characters")
+    return name
+
+
+def name_key(name: str) -> str:
+    return name.casefold()

@@ -1,0 +1,328 @@
+"""Hands in play: deal, replay the log, apply a move, let the computer players move, end the match.
+
+A hand is stored as its record header (the deal as it fell) and its move rows. The Game is rebuilt by
+replaying them; a process keeps the games it has built and only replays the rows it has not seen, so
+any number of workers can serve one table: the database is the truth.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from typing import Any
+
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..db import db
+from ..decks import get_deck
+from ..engine.bots import BOTS, make_bot
+from ..engine.events import Event
+from ..engine.game import Game
+from ..engine.moves import IllegalMove, Move
+from ..engine.options import make_options
+from ..engine.record import Record, record_of
+from ..models import Hand, MoveRow, Seat, Table
+from .errors import Conflict, Refused
+from .moves import move_from_row, move_to_row
+
+MAX_BOT_STEPS = 5000   # with no pace (tests), computer players move until a person must act
+MAX_HANDS = 50         # a first-to-N match ends here whatever the scores
+
+DEFAULTS = {"BOT_PACE_SECONDS": 1.0, "HAND_PAUSE_SECONDS": 4.0, "POLL_MS": 1000, "DEAL_SEED": None}
+
+_lock = threading.RLock()      # one game object is never changed by two threads at once
+_games: dict[tuple[str, int], tuple[tuple, Game]] = {}
+_bots: dict[tuple, list] = {}   # (hand, its stamp, seat, strength) -> [bot, events seen]
+
+
+def setting(name: str) -> Any:
+    return current_app.config.get(name, DEFAULTS[name])
+
+
+def lock() -> threading.RLock:
+    return _lock
+
+
+# ----------------------------------------------------------------------------------------------------
+# Building games from the log
+# ----------------------------------------------------------------------------------------------------
+def game_from_header(header: dict[str, Any]) -> Game:
+    options = make_options(header["rules"], header.get("options") or {})
+    return Game(get_deck(header["deck"]), options, header["players"], dealer=header.get("dealer"),
+                teams=header.get("teams"), hands=header.get("hands"), stock=header.get("stock"),
+                rules=header["rules"])
+
+
+def _key(hand: Hand) -> tuple[str, int]:
+    return (str(db.engine.url), hand.id)
+
+
+def _stamp(hand: Hand) -> tuple:
+    """What must match for a cached game to be this hand's (ids come back after a database is reset)."""
+    return (hand.header_json, hand.revision, hand.started_at)
+
+
+def game_of(hand: Hand) -> Game:
+    """The hand's game with every stored move applied (cached per process, caught up from the log)."""
+    with _lock:
+        cached = _games.get(_key(hand))
+        if cached is None or cached[0] != _stamp(hand):
+            game = game_from_header(hand.header)
+            _games[_key(hand)] = (_stamp(hand), game)
+            if len(_games) > 512:
+                _games.pop(next(iter(_games)))
+        else:
+            game = cached[1]
+        rows = (MoveRow.query.filter(MoveRow.hand_id == hand.id, MoveRow.seq >= len(game.moves))
+                .order_by(MoveRow.seq).all())
+        for row in rows:
+            if row.seq != len(game.moves):
+                evict(hand)
+                raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
+            game.apply(move_from_row(row.data))
+        return game
+
+
+def evict(hand: Hand) -> None:
+    with _lock:
+        _games.pop(_key(hand), None)
+
+
+def record_yaml(hand: Hand) -> str:
+    return record_of(game_of(hand)).to_yaml()
+
+
+def record_for(hand: Hand) -> Record:
+    return record_of(game_of(hand))
+
+
+# ----------------------------------------------------------------------------------------------------
+# Dealing and results
+# ----------------------------------------------------------------------------------------------------
+def _deal_seed(table: Table, number: int) -> int:
+    fixed = setting("DEAL_SEED")
+    if fixed is None:
+        return secrets.randbits(32)
+    digest = hashlib.sha256(f"{fixed}:{table.id}:{number}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def deal(table: Table) -> Hand:
+    """Deal the next hand of the match; the deal rotates one seat to the left each hand."""
+    names = [seat.name for seat in table.seats]
+    number = len(table.hands) + 1
+    dealer = names[(len(names) - 1 + number - 1) % len(names)]
+    options = make_options(table.rules, table.overrides)
+    game = Game(get_deck(table.deck_id), options, names, dealer=dealer, seed=_deal_seed(table, number),
+                rules=table.rules)
+    header = record_of(game).to_dict()
+    header.pop("moves", None)
+    hand = Hand(number=number, header_json=json.dumps(header, ensure_ascii=False))
+    table.hands.append(hand)
+    return hand
+
+
+def hand_result(game: Game) -> dict[str, Any]:
+    view = game.public_view()
+    return {"dealer": view.dealer, "players": list(view.players), "scores": dict(view.scores),
+            "bonus": dict(view.bonus), "books": {k: list(v) for k, v in view.books.items()},
+            "winners": list(view.winners), "teams": [list(t) for t in view.teams] if view.teams else None,
+            "team_scores": list(view.team_scores) if view.team_scores else None,
+            "team_books": [list(b) for b in view.team_books] if view.team_books else None,
+            "cancelled": list(view.cancelled)}
+
+
+def standings(table: Table) -> list[dict[str, Any]]:
+    """Each seat's total over the finished hands of the match, best first."""
+    totals = {seat.name: 0 for seat in table.seats if seat.name}
+    for hand in table.hands:
+        result = hand.result
+        if result:
+            for name, score in result["scores"].items():
+                totals[name] = totals.get(name, 0) + score
+    order = {seat.name: seat.position for seat in table.seats}
+    return [{"name": name, "total": total}
+            for name, total in sorted(totals.items(), key=lambda kv: (-kv[1], order.get(kv[0], 99)))]
+
+
+def match_over(table: Table) -> bool:
+    finished = [hand for hand in table.hands if hand.result_json]
+    if table.match_format == "hands":
+        return len(finished) >= table.match_value
+    if len(finished) >= MAX_HANDS:
+        return True
+    return any(row["total"] >= table.match_value for row in standings(table))
+
+
+def match_winners(table: Table) -> list[str]:
+    if table.status != "finished":
+        return []
+    rows = standings(table)
+    best = rows[0]["total"] if rows else 0
+    return [row["name"] for row in rows if row["total"] == best]
+
+
+# ----------------------------------------------------------------------------------------------------
+# Moves
+# ----------------------------------------------------------------------------------------------------
+def _commit_move(table: Table, hand: Hand, game: Game, move: Move) -> list[Event]:
+    """Apply a move and store it in one transaction; the next hand is dealt when this one ends."""
+    try:
+        events = game.apply(move)
+    except IllegalMove as refusal:
+        raise Refused(refusal.message, code=refusal.code, refusal=refusal) from None
+    now = time.time()
+    try:
+        db.session.add(MoveRow(hand_id=hand.id, seq=len(game.moves) - 1,
+                               data_json=json.dumps(move_to_row(move), ensure_ascii=False), played_at=now))
+        table.touch()
+        table.next_bot_at = now + setting("BOT_PACE_SECONDS")
+        if game.finished:
+            hand.result_json = json.dumps(hand_result(game), ensure_ascii=False)
+            if match_over(table):
+                table.status = "finished"
+            else:
+                deal(table)
+                table.next_bot_at = now + setting("HAND_PAUSE_SECONDS")
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        evict(hand)
+        raise Conflict("The table changed at the same moment; look again and choose again.",
+                       code="stale-version") from None
+    except Exception:
+        db.session.rollback()
+        evict(hand)
+        raise
+    return events
+
+
+def play(table: Table, seat: Seat, move: Move, expected_version: int | None) -> list[Event]:
+    """A person's move from their seat. Returns the events it caused (the engine's, unfiltered)."""
+    if table.status == "lobby":
+        raise Conflict("The game has not started yet; wait for the teacher to start it.", code="not-started")
+    if table.status != "playing":
+        raise Conflict("This match is over; no more moves can be made.", code="game-over")
+    with _lock:
+        hand = table.current_hand
+        game = game_of(hand)
+        if expected_version is not None and expected_version != table.version:
+            refusal = game.check(move)
+            wrap = (f"The table has moved on since your screen was drawn (version {expected_version}, now "
+                    f"{table.version})" + (" ({reason})" if refusal else "") + "; look again and choose again.")
+            raise Conflict(wrap.format(reason=refusal.message if refusal else ""),
+                           code=refusal.code if refusal else "stale-version", refusal=refusal, wrap=wrap)
+        events = _commit_move(table, hand, game, move)
+    advance(table)
+    return events
+
+
+def _bot_for(seat: Seat, hand: Hand, game: Game):
+    """The seat's computer player, caught up with every event its seat has seen this hand.
+
+    A process keeps its bots between moves; a bot it does not have (another worker moved last, or a
+    restart) is made afresh and shown the whole hand so far, which is all a bot remembers."""
+    name = seat.bot if seat.bot in BOTS else "random"
+    key = (_key(hand), _stamp(hand), seat.name, name)
+    cached = _bots.get(key)
+    if cached is None or cached[1] > len(game.events):
+        digest = hashlib.sha256(f"{hand.header_json}:{seat.position}".encode()).digest()
+        cached = [make_bot(name, int.from_bytes(digest[:4], "big")), 0]
+        _bots[key] = cached
+        if len(_bots) > 1024:
+            _bots.pop(next(iter(_bots)))
+    bot, seen = cached
+    new_events = game.events[seen:]
+    if new_events:
+        observe = getattr(bot, "observe", None)
+        if callable(observe):
+            observe([event.seen_by(seat.name) for event in new_events])
+        cached[1] = len(game.events)
+    return bot
+
+
+def advance(table: Table, now: float | None = None) -> int:
+    """Let computer players move: one move once the pace has passed (every move with no pace).
+
+    Called on every poll, by any worker: two workers racing for the same move both try to store
+    move N, the database keeps one, and the other simply stops."""
+    if table.status != "playing":
+        return 0
+    pace = setting("BOT_PACE_SECONDS")
+    limit = 1 if pace > 0 else MAX_BOT_STEPS
+    steps = 0
+    while steps < limit and table.status == "playing":
+        if (now or time.time()) < table.next_bot_at:
+            break
+        with _lock:
+            hand = table.current_hand
+            game = game_of(hand)
+            actor = game.turn
+            seat = next((s for s in table.seats if s.name == actor), None) if actor else None
+            if seat is None or seat.kind != "computer":
+                break
+            move = _bot_for(seat, hand, game).choose(game.view(actor))
+            try:
+                _commit_move(table, hand, game, move)
+            except Conflict:
+                break
+        steps += 1
+    return steps
+
+
+# ----------------------------------------------------------------------------------------------------
+# Renaming: the log is rewritten so the record shows the name the class knows
+# ----------------------------------------------------------------------------------------------------
+def _swap(value: str, old: str, new: str) -> str:
+    return new if value == old else value
+
+
+def rename_in_header(header: dict, old: str, new: str) -> dict:
+    header = dict(header)
+    header["players"] = [_swap(p, old, new) for p in header["players"]]
+    if header.get("dealer") is not None:
+        header["dealer"] = _swap(header["dealer"], old, new)
+    if header.get("teams"):
+        header["teams"] = [[_swap(p, old, new) for p in team] for team in header["teams"]]
+    if header.get("hands"):
+        header["hands"] = {_swap(k, old, new): v for k, v in header["hands"].items()}
+    return header
+
+
+def rename_in_move(data: dict, old: str, new: str) -> dict:
+    data = dict(data)
+    for key in ("player", "ask", "pass_to"):
+        if key in data and data[key] == old:
+            data[key] = new
+    if "holders" in data:
+        data["holders"] = {_swap(k, old, new): v for k, v in data["holders"].items()}
+    return data
+
+
+def rename_in_result(result: dict, old: str, new: str) -> dict:
+    result = dict(result)
+    result["dealer"] = _swap(result["dealer"], old, new)
+    result["players"] = [_swap(p, old, new) for p in result["players"]]
+    for key in ("scores", "bonus", "books"):
+        result[key] = {_swap(k, old, new): v for k, v in result[key].items()}
+    result["winners"] = [_swap(p, old, new) for p in result["winners"]]
+    if result.get("teams"):
+        result["teams"] = [[_swap(p, old, new) for p in team] for team in result["teams"]]
+    return result
+
+
+def rename_player(table: Table, old: str, new: str) -> None:
+    """Rewrite every hand of the table so `old` is called `new` (in the caller's transaction)."""
+    with _lock:
+        for hand in table.hands:
+            hand.header_json = json.dumps(rename_in_header(hand.header, old, new), ensure_ascii=False)
+            if hand.result_json:
+                hand.result_json = json.dumps(rename_in_result(hand.result, old, new), ensure_ascii=False)
+            for row in hand.moves:
+                row.data_json = json.dumps(rename_in_move(row.data, old, new), ensure_ascii=False)
+            hand.revision += 1
+            evict(hand)

@@ -1,0 +1,151 @@
+"""What a screen is sent about a table: always built from the engine's view for the requester.
+
+A seat gets `game.view(its name)`; the projector, the teacher and anyone without a seat get
+`game.public_view()`. Asks go out as the sets and targets of the engine's legal asks: the cards one may
+ask for are the deck's cards of those sets that the hand lacks, which the screen works out from the
+(public) deck, so no list of another seat's cards is ever sent.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from ..decks import get_deck
+from ..engine.decks import deck_for
+from ..engine.options import make_options
+from ..engine.views import PlayerView
+from ..models import Seat, Table
+from . import hands
+
+PRIMARY = ("ask", "answer", "claim", "pass")  # the first event of every move
+
+
+@lru_cache(maxsize=64)
+def _deck_played(deck_id: str, rules: str, options_json: str):
+    return deck_for(get_deck(deck_id), make_options(rules, json.loads(options_json)))
+
+
+def played_deck(table: Table):
+    return _deck_played(table.deck_id, table.rules, table.options_json)
+
+
+def deck_dict(table: Table) -> dict[str, Any]:
+    """The deck as played (regrouped or doubled as the options say): public, the same for everyone."""
+    deck = played_deck(table)
+    return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
+            "card_label": deck.card_label,
+            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": s.color,
+                      "cards": [{"id": c.id, "title": c.title, "note": c.note} for c in s.cards]}
+                     for s in deck.sets]}
+
+
+def seat_dict(seat: Seat, held: set[int] | None = None) -> dict[str, Any]:
+    return {"position": seat.position, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
+            "vacant": seat.vacant, "here": seat.position in (held or ())}
+
+
+def summary(table: Table) -> dict[str, Any]:
+    """The table without any game state: for lists, lobbies and every state."""
+    deck = played_deck(table)
+    options = make_options(table.rules, table.overrides)
+    current = table.current_hand
+    return {
+        "code": table.code, "name": table.name, "status": table.status, "version": table.version,
+        "rules": table.rules, "options": options.to_dict(), "overrides": table.overrides,
+        "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
+                 "card_label": deck.card_label, "language": deck.language},
+        "match": {"format": table.match_format, "value": table.match_value,
+                  "hand": current.number if current else 0,
+                  "hands_played": sum(1 for h in table.hands if h.result_json),
+                  "finished": table.status == "finished", "winners": hands.match_winners(table)},
+        "seats": [seat_dict(seat) for seat in table.seats],
+        "standings": hands.standings(table),
+    }
+
+
+def _asks(view: PlayerView) -> dict[str, Any] | None:
+    asks = view.asks
+    if not asks:
+        return None
+    if asks.ask_by == "set":
+        sets = list(asks.items)
+    else:
+        sets = []
+        for card_id in asks.items:
+            set_id = view.deck.card(card_id).set_id
+            if set_id not in sets:
+                sets.append(set_id)
+    return {"by": asks.ask_by, "sets": sets, "targets": list(asks.targets), "bluff": view.options.bluff_asks}
+
+
+def game_dict(view) -> dict[str, Any]:
+    out = view.to_dict()
+    if isinstance(view, PlayerView):
+        out["asks"] = _asks(view)
+    return out
+
+
+def _events_for(events, name: str | None) -> list[dict]:
+    return [event.seen_by(name) if name else event.public() for event in events]
+
+
+def _recent(game, name: str | None) -> list[dict]:
+    """The events of the last move, as this seat saw them."""
+    events = game.events
+    for start in range(len(events) - 1, -1, -1):
+        if events[start].kind in PRIMARY:
+            return _events_for(events[start:], name)
+    return []
+
+
+def _last_answer(game) -> dict | None:
+    for event in reversed(game.events):
+        if event.kind == "answer":
+            return event.public()
+    return None
+
+
+def finished_hands(table: Table) -> list[dict[str, Any]]:
+    return [{"number": hand.number, **hand.result} for hand in table.hands if hand.result_json]
+
+
+def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = None,
+                teacher: bool = False) -> dict[str, Any]:
+    out = summary(table)
+    out["seats"] = [seat_dict(s, held) for s in table.seats]
+    out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
+    out["teacher"] = teacher
+    out["hands"] = finished_hands(table)
+    out["game"] = out["recent"] = out["last_answer"] = None
+    poll = int(hands.setting("POLL_MS"))
+    hand = table.current_hand
+    if hand is not None:
+        with hands.lock():
+            game = hands.game_of(hand)
+            name = seat.name if seat is not None and seat.name in game.players else None
+            view = game.view(name) if name else game.public_view()
+            out["game"] = game_dict(view)
+            out["recent"] = _recent(game, name)
+            out["last_answer"] = _last_answer(game)
+            actor = game.turn
+        if table.status == "playing" and any(s.kind == "computer" and s.name == actor for s in table.seats):
+            pace = float(hands.setting("BOT_PACE_SECONDS"))
+            poll = max(100, min(poll, int(pace * 1000) or 100))
+    out["poll_ms"] = poll
+    return out
+
+
+def overview(tables: list[Table]) -> list[dict[str, Any]]:
+    """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings."""
+    rows = []
+    for table in tables:
+        row = summary(table)
+        row["turn"] = row["scores"] = None
+        hand = table.current_hand
+        if hand is not None and table.status == "playing":
+            with hands.lock():
+                view = hands.game_of(hand).public_view()
+            row["turn"], row["scores"] = view.turn, dict(view.scores)
+        rows.append(row)
+    return rows

@@ -1,0 +1,283 @@
+/* Shared by the table screens: DOM building, the JSON API, polling with ETag/304, and drawing the
+   public part of a table. Every text goes in with textContent: nothing from the server is parsed as HTML. */
+"use strict";
+
+window.AC = (function () {
+  function el(tag, attrs) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (value === true) node.setAttribute(key, "");
+      else node.setAttribute(key, value);
+    }
+    for (let i = 2; i < arguments.length; i++) {
+      append(node, arguments[i]);
+    }
+    return node;
+  }
+
+  function append(node, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  async function api(method, url, body) {
+    const options = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(url, options);
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = null; }
+    if (!response.ok) {
+      const error = new Error(data && data.error ? data.error.message : response.statusText);
+      error.code = data && data.error ? data.error.code : null;
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  /* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
+  function poller(urlFor, onData, onError) {
+    let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000;
+    async function tick() {
+      if (busy) { again = true; return; }
+      busy = true;
+      if (timer) { clearTimeout(timer); timer = null; }
+      const url = urlFor();
+      if (url !== lastUrl) { etag = null; lastUrl = url; }
+      try {
+        const headers = { "Accept": "application/json" };
+        if (etag) headers["If-None-Match"] = etag;
+        const response = await fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" });
+        if (response.status === 200) {
+          etag = response.headers.get("ETag");
+          const data = await response.json();
+          if (data.poll_ms) delay = data.poll_ms;
+          onData(data);
+        } else if (response.status !== 304) {
+          let data = null;
+          try { data = await response.json(); } catch (e) { data = null; }
+          if (onError) onError(data && data.error ? data.error.message : response.statusText, response.status);
+        }
+      } catch (e) {
+        if (onError) onError("The connection dropped; trying again…", 0);
+      }
+      busy = false;
+      if (again) { again = false; tick(); return; }
+      timer = setTimeout(tick, delay);
+    }
+    return {
+      start: tick,
+      now: function () { etag = null; tick(); },
+      take: function (data, tag) { if (data.poll_ms) delay = data.poll_ms; etag = tag || null; },
+    };
+  }
+
+  function deckIndex(deck) {
+    const cards = {}, sets = {};
+    deck.sets.forEach(function (s) {
+      sets[s.id] = s;
+      s.cards.forEach(function (c) { cards[c.id] = Object.assign({ set: s.id }, c); });
+    });
+    return { deck: deck, cards: cards, sets: sets };
+  }
+
+  /* A card's title; a card still waiting for this screen's player to name its work shows only its set. */
+  function cardTitle(index, id, hide) {
+    const card = index.cards[id];
+    if (!card) return id;
+    if (hide && hide.has(id)) return "a card of " + setName(index, card.set);
+    return card.title;
+  }
+  function setName(index, id) { return index.sets[id] ? index.sets[id].name : id; }
+
+  /* One line of the log, as a person would say it. */
+  function describe(event, index, hide) {
+    const d = event;
+    switch (event.type) {
+      case "ask": {
+        const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
+        if (d.given && d.given.length) {
+          return d.player + " asked " + d.target + " for " + wanted + " and got " +
+            d.given.map(function (c) { return cardTitle(index, c, hide); }).join(", ") + ".";
+        }
+        return d.player + " asked " + d.target + " for " + wanted + ": no.";
+      }
+      case "draw":
+        return d.player + " drew " + (d.card ? cardTitle(index, d.card, hide) : "a card") + " from the stock" +
+          (d.lucky ? ", the one asked for." : ".");
+      case "laid-down":
+        return d.player + " laid down " + setName(index, d.set) + (d.dealt ? " from the deal." : ".");
+      case "answer":
+        return d.player + (d.text === null ? " passed on naming the work" : " named the work \u201c" + d.text + "\u201d") +
+          ": " + (d.correct ? "right, +1." : "it was \u201c" + d.title + "\u201d.");
+      case "claim": {
+        const outcome = { correct: "correct, the set is won", opponents: "an opponent held a card, the set goes to the other team",
+          cancelled: "wrong holders, the set is cancelled" }[d.outcome] || d.outcome;
+        return d.player + " claimed " + setName(index, d.set) + ": " + outcome + ".";
+      }
+      case "pass":
+        return d.player + " handed the turn to " + d.to + ".";
+      case "last-card":
+        return d.player + " has one card left.";
+      default:
+        return event.type;
+    }
+  }
+
+  function seatLabel(state, name) {
+    const seat = state.seats.find(function (s) { return s.name === name; });
+    if (!seat) return name;
+    return name + (seat.kind === "computer" ? " (computer)" : "") + (seat.vacant && state.status !== "lobby" ? " (away)" : "");
+  }
+
+  function totals(state) {
+    const out = {};
+    (state.standings || []).forEach(function (row) { out[row.name] = row.total; });
+    return out;
+  }
+
+  /* The public part of a table: players, counts, sets down, scores, turn, last ask and answer, log. */
+  function renderTable(container, state, index, options) {
+    options = options || {};
+    clear(container);
+    const game = state.game;
+    if (!game) {
+      container.append(el("h2", { text: "Players" }));
+      const list = el("ul", { class: "lobby-seats", id: "lobby-seats" });
+      state.seats.forEach(function (seat) {
+        list.append(el("li", { class: seat.name ? "taken" : "free" },
+          seat.name ? seatLabel(state, seat.name) : "a free seat"));
+      });
+      container.append(list);
+      return;
+    }
+    const sum = totals(state);
+    const turnLine = el("p", { class: "turn", id: "turn" });
+    if (game.turn) {
+      turnLine.append("Turn: ", el("b", { text: game.turn }));
+    } else {
+      turnLine.append(game.finished ? "The hand is over." : "Waiting.");
+    }
+    container.append(turnLine);
+
+    const table = el("table", { class: "players", id: "players" });
+    const head = el("tr", {}, el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Cards" }),
+      el("th", { scope: "col", text: "Sets down" }), el("th", { scope: "col", text: "Bonus" }),
+      el("th", { scope: "col", text: "Score" }), el("th", { scope: "col", text: "Match" }));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    game.players.forEach(function (name, i) {
+      const books = (game.books[name] || []).map(function (setId) {
+        const set = index.sets[setId];
+        return el("span", { class: "book", title: set ? set.cards.map(function (c) { return c.title; }).join(", ") : setId },
+          setName(index, setId));
+      });
+      const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
+      const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
+        el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: "dealer" }) : null,
+          team ? el("span", { class: "tag", text: "team " + team }) : null, options.you === name ? el("span", { class: "tag", text: "you" }) : null),
+        el("td", { class: "count", text: String(game.hand_counts[name]) }),
+        el("td", { class: "books" }, books.length ? books : "—"),
+        el("td", { text: String(game.bonus[name] || 0) }),
+        el("td", { class: "score", text: String(game.scores[name]) }),
+        el("td", { class: "total", text: String(sum[name] || 0) }));
+      body.append(row);
+    });
+    table.append(body);
+    container.append(table);
+
+    if (game.teams) {
+      const teams = el("p", { class: "teams" });
+      game.teams.forEach(function (members, t) {
+        const books = (game.team_books[t] || []).map(function (s) { return setName(index, s); });
+        teams.append(el("span", { class: "team" }, "Team " + "AB"[t] + " (" + members.join(", ") + "): " +
+          game.team_scores[t] + " — " + (books.join(", ") || "no sets yet")));
+      });
+      if (game.cancelled.length) {
+        teams.append(el("span", { class: "team" }, "Cancelled: " + game.cancelled.map(function (s) { return setName(index, s); }).join(", ")));
+      }
+      container.append(teams);
+    }
+    const down = [];
+    game.players.forEach(function (name) {
+      (game.books[name] || []).forEach(function (setId) { down.push([setId, name]); });
+    });
+    if (game.team_books) {
+      const named = new Set(down.map(function (d) { return d[0]; }));
+      game.team_books.forEach(function (books, t) {
+        books.forEach(function (setId) { if (!named.has(setId)) down.push([setId, "team " + "AB"[t]]); });
+      });
+    }
+    if (down.length) {
+      container.append(el("details", { class: "sets-down", open: options.openSets || false },
+        el("summary", { text: "Sets down (" + down.length + ")" }),
+        el("ul", { id: "sets-down" }, down.map(function (d) {
+          const set = index.sets[d[0]];
+          return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ",
+            set ? set.cards.map(function (c) { return c.title; }).join(" · ") : "");
+        }))));
+    }
+    if (state.options.stock) {
+      container.append(el("p", { class: "stock", text: "Stock: " + game.stock + " cards" }));
+    }
+    const last = el("div", { class: "last", id: "last" });
+    const hide = new Set(game.prompts || []);
+    if (game.last_ask) last.append(el("p", { class: "last-ask", text: "Last ask: " + describe(game.last_ask, index, hide) }));
+    if (state.last_answer) last.append(el("p", { class: "last-answer", text: "Last answer: " + describe(state.last_answer, index) }));
+    container.append(last);
+
+    if (game.log) {
+      const log = el("ol", { class: "log", id: "log", reversed: true });
+      game.log.slice().reverse().slice(0, options.logLength || 200).forEach(function (event) {
+        log.append(el("li", { text: describe(event, index, hide) }));
+      });
+      container.append(el("details", { class: "log-box", open: options.openLog || false },
+        el("summary", { text: "Log of the hand" }), log));
+    }
+  }
+
+  /* End of a hand, and of the match. */
+  function renderSummary(container, state, hand) {
+    clear(container);
+    const matchOver = state.match.finished;
+    container.append(el("h2", { text: matchOver ? "The match is over" : "Hand " + hand.number + " is over" }));
+    if (matchOver) {
+      container.append(el("p", { class: "winners", id: "match-winners", text: "Winner" +
+        (state.match.winners.length > 1 ? "s" : "") + ": " + state.match.winners.join(", ") }));
+    }
+    container.append(el("p", { class: "winners", text: "Hand " + hand.number + " won by " + hand.winners.join(", ") }));
+    const table = el("table", { class: "final-scores", id: "final-scores" });
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Sets" }),
+      el("th", { scope: "col", text: "Bonus" }), el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Match total" }))));
+    const sum = totals(state);
+    const body = el("tbody");
+    hand.players.forEach(function (name) {
+      body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
+        el("td", { text: String((hand.books[name] || []).length) }), el("td", { text: String(hand.bonus[name] || 0) }),
+        el("td", { class: "score", text: String(hand.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
+    });
+    table.append(body);
+    container.append(table);
+    if (hand.teams) {
+      container.append(el("p", { text: hand.teams.map(function (m, t) { return "Team " + "AB"[t] + ": " + hand.team_scores[t]; }).join(" · ") }));
+    }
+    if (matchOver && state.hands.length > 1) {
+      const standings = el("ol", { class: "standings" });
+      state.standings.forEach(function (row) { standings.append(el("li", { text: row.name + ": " + row.total })); });
+      container.append(el("h3", { text: "Standings" }), standings);
+    }
+  }
+
+  return { el: el, clear: clear, api: api, poller: poller, deckIndex: deckIndex, describe: describe,
+    renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals };
+})();

@@ -1,0 +1,87 @@
+/* The teacher's table page: who has joined, rename/remove/computer per seat, start, close, records. */
+"use strict";
+
+(function () {
+  const AC = window.AC, el = AC.el;
+  const root = document.getElementById("manage");
+  if (!root) return;
+  const api = root.dataset.api;
+  const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
+  const seatsBody = document.querySelector("#seats tbody");
+  const startButton = document.getElementById("start"), closeButton = document.getElementById("close");
+  const playLink = document.getElementById("play-link");
+  const handsBox = document.getElementById("hands-box"), handsList = document.getElementById("hands");
+  let state = null;
+  let bots = ["random"];
+  AC.api("GET", root.dataset.catalog).then(function (c) { bots = c.bots.map(function (b) { return b.id; }); if (state) draw(state); });
+
+  function showError(message) { errorLine.textContent = message || ""; errorLine.hidden = !message; }
+
+  async function act(method, url, body) {
+    showError("");
+    try {
+      const data = await AC.api(method, url, body);
+      draw(data);
+    } catch (error) {
+      showError(error.message);
+    }
+    poll.now();
+  }
+
+  function seatUrl(position) { return api + "/seats/" + position; }
+
+  function draw(s) {
+    state = s;
+    const labels = { lobby: "Waiting for players. Start when every seat is filled.", playing: "Playing hand " + s.match.hand +
+      (s.game && s.game.turn ? " — " + s.game.turn + " to play." : "."), finished: "The match is over: " +
+      (s.match.winners || []).join(", ") + " won.", closed: "This table is closed." };
+    statusLine.textContent = labels[s.status] || s.status;
+    startButton.hidden = s.status !== "lobby";
+    closeButton.hidden = s.status === "closed";
+    playLink.hidden = !s.seats.some(function (seat) { return seat.here; });
+    const totals = AC.totals(s);
+    AC.clear(seatsBody);
+    s.seats.forEach(function (seat) {
+      const who = seat.name ? seat.name : "free seat";
+      const kind = seat.kind === "computer" ? "computer (" + seat.bot + ")" : (seat.vacant ? (seat.name ? "away" : "waiting") : (seat.here ? "on this device" : "student"));
+      const controls = el("td", { class: "controls" });
+      if (seat.name) {
+        const input = el("input", { "aria-label": "New name for seat " + (seat.position + 1), maxlength: "24", value: seat.name });
+        controls.append(el("form", { class: "inline rename", onsubmit: function (e) {
+          e.preventDefault(); act("PATCH", seatUrl(seat.position), { name: input.value });
+        } }, input, el("button", { type: "submit" }, "Rename")));
+      }
+      if (seat.kind === "human" && !seat.vacant) {
+        controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, "Remove"));
+      }
+      if (s.status !== "finished" && s.status !== "closed") {
+        const strength = el("select", { "aria-label": "Computer player for seat " + (seat.position + 1) },
+          bots.map(function (b) { return el("option", { value: b, selected: b === seat.bot }, b); }));
+        controls.append(el("form", { class: "inline to-computer", onsubmit: function (e) {
+          e.preventDefault(); act("PATCH", seatUrl(seat.position), { kind: "computer", bot: strength.value });
+        } }, strength, el("button", { type: "submit" }, seat.kind === "computer" ? "Change strength" : "Computer player")));
+      }
+      if (seat.kind === "computer" && s.status === "lobby") {
+        controls.append(el("button", { type: "button", onclick: function () {
+          act("PATCH", seatUrl(seat.position), { kind: "human" }); } }, "Free for a student"));
+      }
+      seatsBody.append(el("tr", { "data-seat": seat.position }, el("td", { text: String(seat.position + 1) }),
+        el("td", {}, el("b", { text: who }), " ", el("small", { text: kind })),
+        el("td", { text: seat.name ? String(totals[seat.name] || 0) : "" }), controls));
+    });
+    AC.clear(handsList);
+    (s.hands || []).forEach(function (hand) {
+      handsList.append(el("li", {}, "Hand " + hand.number + ": " + hand.winners.join(", ") + " won (" +
+        hand.players.map(function (p) { return p + " " + hand.scores[p]; }).join(", ") + ") ",
+        el("a", { href: api + "/hands/" + hand.number + "/record", download: "" }, "game record (YAML)")));
+    });
+    handsBox.hidden = !(s.hands || []).length;
+  }
+
+  startButton.addEventListener("click", function () { act("POST", api + "/start"); });
+  closeButton.addEventListener("click", function () {
+    if (window.confirm("Close this table? Students will no longer be able to play at it.")) act("POST", api + "/close");
+  });
+  const poll = AC.poller(function () { return api; }, draw, showError);
+  poll.start();
+})();

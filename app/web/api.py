@@ -1,0 +1,249 @@
+"""The JSON API: everything the pages do, for scripts too. Described at /api/openapi.json."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, jsonify, request, url_for
+
+from ..services import hands, state, tables
+from ..services.catalog import catalog
+from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from ..services.moves import move_from_json
+from . import seating
+from .openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.app_errorhandler(ServiceError)
+def service_error(exc: ServiceError):
+    return seating.error_response(exc)
+
+
+def json_body(required: bool = True) -> dict:
+    """The request's JSON object; a clear 400 when it is missing or malformed."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        if required:
+            raise BadRequest('send a JSON object in the body, with "Content-Type: application/json"',
+                             code="malformed-json")
+        return {}
+    if not request.is_json:
+        raise BadRequest('send JSON with "Content-Type: application/json"', code="malformed-json")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the body is not valid JSON: {exc}", code="malformed-json") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body should be a JSON object ({...})", code="malformed-json")
+    return data
+
+
+def join_url(table) -> str:
+    return url_for("tables.join_link", code=table.code, _external=True)
+
+
+def _state(table, seat=None) -> dict:
+    held = seating.held_seats(table)
+    data = state.table_state(table, seat=seat, held=set(held), teacher=seating.is_teacher(table))
+    data["join_url"] = join_url(table)
+    data["links"] = {"play": url_for("play.play", code=table.code),
+                     "projector": url_for("tables.projector", code=table.code),
+                     "qr": url_for("tables.qr", code=table.code),
+                     "deck": url_for("api.deck", code=table.code)}
+    return data
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())
+
+
+@bp.get("/catalog")
+def get_catalog():
+    return jsonify(catalog())
+
+
+@bp.get("/tables")
+def list_tables():
+    """The teacher's overview: every open table with its players and scores."""
+    rows = tables.open_tables()
+    for table in rows:
+        hands.advance(table)
+    etag = "o-" + "-".join(f"{t.id}.{t.version}" for t in rows)
+    if request.if_none_match.contains(etag):
+        return _not_modified(etag)
+    data = state.overview(rows)
+    for row, table in zip(data, rows):
+        row["links"] = {"projector": url_for("tables.projector", code=table.code),
+                        "manage": url_for("tables.manage", code=table.code)}
+        row["teacher"] = seating.is_teacher(table)
+    return _fresh(jsonify(tables=data), etag)
+
+
+@bp.post("/tables")
+def create_table():
+    table, teacher_token, here = tables.create(json_body())
+    seating.remember_teacher(table.code, teacher_token)
+    for position, token in here.items():
+        seating.remember_seat(table.code, position, token)
+    response = jsonify(_state(table))
+    response.status_code = 201
+    response.headers["Location"] = url_for("api.table_state", code=table.code)
+    return response
+
+
+def _not_modified(etag: str) -> Response:
+    response = Response(status=304)
+    return _fresh(response, etag)
+
+
+def _fresh(response: Response, etag: str) -> Response:
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache, private"
+    response.headers["Vary"] = "Cookie"
+    return response
+
+
+@bp.get("/tables/<code>")
+def table_state(code: str):
+    """The table as this browser may see it: a seat's view, or the public view. ETag: the version."""
+    table = tables.find(code)
+    hands.advance(table)
+    seat = seating.requested_seat(table, request.args.get("seat"))
+    held = sorted(seating.held_seats(table))
+    teacher = seating.is_teacher(table)
+    etag = f"t{table.id}-v{table.version}-s{seat.position if seat else 'p'}-{int(teacher)}-" \
+           f"{'.'.join(map(str, held))}"
+    if request.if_none_match.contains(etag):
+        return _not_modified(etag)
+    return _fresh(jsonify(_state(table, seat)), etag)
+
+
+@bp.get("/tables/<code>/deck")
+def deck(code: str):
+    table = tables.find(code)
+    response = jsonify(state.deck_dict(table))
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@bp.post("/tables/<code>/join")
+def join(code: str):
+    table = tables.find(code)
+    body = json_body()
+    held = seating.held_seats(table)
+    if held:
+        seat = next(iter(held.values()))
+        data = _state(table, seat)
+        data["rejoined"] = True
+        return jsonify(data)
+    seat, token = tables.join(table, body.get("name"))
+    seating.remember_seat(table.code, seat.position, token)
+    response = jsonify(_state(table, seat))
+    response.status_code = 201
+    return response
+
+
+@bp.post("/tables/<code>/start")
+def start(code: str):
+    table = tables.find(code)
+    seating.require_teacher(table)
+    tables.start(table)
+    hands.advance(table)
+    return jsonify(_state(table))
+
+
+@bp.post("/tables/<code>/close")
+def close(code: str):
+    table = tables.find(code)
+    seating.require_teacher(table)
+    tables.close(table)
+    return jsonify(_state(table))
+
+
+@bp.patch("/tables/<code>/seats/<position>")
+def change_seat(code: str, position: str):
+    """Rename the player ({"name": ...}) or change who sits there ({"kind": "computer", "bot": ...})."""
+    table = tables.find(code)
+    seating.require_teacher(table)
+    body = json_body()
+    if not {"name", "kind"} & set(body):
+        raise BadRequest('give a new "name", or a "kind" ("computer" with a "bot", or "human")')
+    if "kind" in body:
+        tables.set_kind(table, position, body["kind"], body.get("bot"))
+    if "name" in body:
+        tables.rename(table, position, body["name"])
+    hands.advance(table)
+    return jsonify(_state(table))
+
+
+@bp.delete("/tables/<code>/seats/<position>")
+def remove_player(code: str, position: str):
+    table = tables.find(code)
+    seating.require_teacher(table)
+    tables.remove_player(table, position)
+    return jsonify(_state(table))
+
+
+def _version(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest('"version" is the whole number your screen was drawn from')
+    return value
+
+
+@bp.post("/tables/<code>/moves")
+def move(code: str):
+    """Play a move from this browser's seat: {"seat": 0, "version": 12, "move": {"ask": "Boris", "set": "9"}}."""
+    table = tables.find(code)
+    body = json_body()
+    seat = seating.requested_seat(table, body.get("seat"))
+    if seat is None:
+        if seating.held_seats(table):
+            raise BadRequest('this device holds several seats: say which one plays with "seat"')
+        raise Forbidden("You have no seat at this table: join it with its code first.", code="not-your-seat")
+    version = _version(body.get("version"))
+    if "move" not in body:
+        raise BadRequest('send the move as "move", e.g. {"move": {"ask": "Boris", "set": "9"}}')
+    played = move_from_json(body["move"], seat.name)
+    events = hands.play(table, seat, played, version)
+    return jsonify(result=[event.seen_by(seat.name) for event in events], state=_state(table, seat))
+
+
+@bp.get("/tables/<code>/hands")
+def list_hands(code: str):
+    table = tables.find(code)
+    return jsonify(hands=[{"number": hand.number, "finished": bool(hand.result_json), "result": hand.result,
+                           "record": url_for("api.record", code=table.code, number=hand.number)
+                           if hand.result_json else None} for hand in table.hands])
+
+
+def finished_hand(table, number: str):
+    try:
+        number = int(number)
+    except ValueError:
+        raise BadRequest(f'a hand is numbered 1, 2, ..., not "{number}"') from None
+    hand = next((h for h in table.hands if h.number == number), None)
+    if hand is None:
+        raise NotFound(f"This table has no hand {number}.", code="unknown-hand")
+    if not hand.result_json and table.status not in ("finished", "closed"):
+        raise Conflict(f"Hand {number} is still being played; its record (which shows every hand) "
+                       "can be downloaded when it ends.", code="hand-in-play")
+    return hand
+
+
+@bp.get("/tables/<code>/hands/<number>/record")
+def record(code: str, number: str):
+    """The hand as a game record: YAML, or JSON with ?format=json."""
+    table = tables.find(code)
+    hand = finished_hand(table, number)
+    fmt = request.args.get("format", "yaml")
+    if fmt == "json":
+        return jsonify(hands.record_for(hand).to_dict())
+    if fmt != "yaml":
+        raise BadRequest(f'format is "yaml" or "json", not "{fmt}"')
+    response = Response(hands.record_yaml(hand), mimetype="application/yaml")
+    response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{hand.number}.yaml"'
+    return response

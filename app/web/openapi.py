@@ -1,0 +1,187 @@
+"""The OpenAPI 3 description of the JSON API, kept in step with the routes by tests/test_web_api.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.options import OPTION_NAMES, PRESETS
+from ..services.catalog import OPTION_HELP
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+STATE = {"$ref": "#/components/schemas/TableState"}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": ERROR}}}
+
+
+def _json(schema: dict, description: str = "OK") -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+CODE = {"name": "code", "in": "path", "required": True, "description": "The table's join code (6 characters).",
+        "schema": {"type": "string", "example": "ACE479"}}
+POSITION = {"name": "position", "in": "path", "required": True, "description": "The seat, from 0 clockwise.",
+            "schema": {"type": "integer", "minimum": 0}}
+NUMBER = {"name": "number", "in": "path", "required": True, "description": "The hand of the match, from 1.",
+          "schema": {"type": "integer", "minimum": 1}}
+UNKNOWN = _error("There is no table with this code (`unknown-code`).")
+NOT_TEACHER = _error("Only the browser that opened the table may do this (`not-teacher`).")
+BAD = _error("Malformed JSON or a field with a wrong value.")
+
+
+def _body(schema: dict, example: Any = None) -> dict:
+    content: dict[str, Any] = {"schema": schema}
+    if example is not None:
+        content["example"] = example
+    return {"required": True, "content": {"application/json": content}}
+
+
+def openapi_document() -> dict[str, Any]:
+    option_props = {name: {"description": OPTION_HELP.get(name, "")} for name in OPTION_NAMES}
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Authors Classroom API",
+            "version": "1",
+            "description": (
+                "Tables of Authors, Go Fish and Literature. A browser's seats and the teacher's rights are "
+                "secret tokens in its session cookie; only their hashes are stored. Every answer about a "
+                "table is built from the engine's view for the requester. Errors answer "
+                '{"error": {"code", "message"}} with a 4xx status.'),
+        },
+        "paths": {
+            "/api/openapi.json": {"get": {"summary": "This document.", "responses": {"200": _json({"type": "object"})}}},
+            "/api/catalog": {"get": {
+                "summary": "Decks, rules presets, options (one line each), computer players and match formats.",
+                "responses": {"200": _json({"type": "object"})}}},
+            "/api/tables": {
+                "get": {"summary": "The teacher's overview: every open table, its players, turn and scores.",
+                        "description": "Polled with If-None-Match; 304 when nothing changed.",
+                        "responses": {"200": _json({"type": "object", "properties": {
+                            "tables": {"type": "array", "items": {"type": "object"}}}}),
+                            "304": {"description": "Not modified."}}},
+                "post": {"summary": "Open a table; this browser becomes its teacher.",
+                         "requestBody": _body({"$ref": "#/components/schemas/NewTable"}, {
+                             "rules": "standard", "deck": "standard-52", "options": {"name_the_work": True},
+                             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "bot": "random"},
+                                       {"kind": "human", "name": "Vera", "here": True}],
+                             "match": {"format": "hands", "value": 3}}),
+                         "responses": {"201": _json(STATE, "The new table."), "400": BAD}},
+            },
+            "/api/tables/{code}": {"get": {
+                "summary": "The table as this browser may see it (one of its seats, or the public view).",
+                "description": "Each poll may let one computer player move once the pace has passed. "
+                               "ETag is the table's version: send If-None-Match to get 304 when nothing changed.",
+                "parameters": [CODE, {"name": "seat", "in": "query", "required": False,
+                                      "description": "Which of this browser's seats (pass-and-play).",
+                                      "schema": {"type": "integer"}}],
+                "responses": {"200": _json(STATE), "304": {"description": "Not modified."},
+                              "403": _error("The seat is not this browser's (`not-your-seat`)."), "404": UNKNOWN}}},
+            "/api/tables/{code}/deck": {"get": {
+                "summary": "The deck as played (regrouped or doubled as the options say); public.",
+                "parameters": [CODE], "responses": {"200": _json({"$ref": "#/components/schemas/Deck"}),
+                                                     "404": UNKNOWN}}},
+            "/api/tables/{code}/join": {"post": {
+                "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
+                "description": "A browser that already has a seat here gets it back (`rejoined`).",
+                "parameters": [CODE],
+                "requestBody": _body({"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string", "maxLength": 24}}}, {"name": "Anna"}),
+                "responses": {"201": _json(STATE, "Seated."), "200": _json(STATE, "Already seated here."),
+                              "400": BAD, "404": UNKNOWN,
+                              "409": _error("The name is taken (`name-taken`), the table is full (`table-full`) "
+                                            "or over (`table-closed`).")}}},
+            "/api/tables/{code}/start": {"post": {
+                "summary": "Deal the first hand (teacher).", "parameters": [CODE],
+                "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("Already started, or a seat is still empty.")}}},
+            "/api/tables/{code}/close": {"post": {
+                "summary": "Close the table (teacher); it leaves the overview.", "parameters": [CODE],
+                "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN}}},
+            "/api/tables/{code}/seats/{position}": {
+                "patch": {"summary": "Rename the seat's player, or put a computer player in it (teacher).",
+                          "parameters": [CODE, POSITION],
+                          "requestBody": _body({"type": "object", "properties": {
+                              "name": {"type": "string"}, "kind": {"type": "string", "enum": ["human", "computer"]},
+                              "bot": {"type": "string"}}}, {"kind": "computer", "bot": "random"}),
+                          "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
+                                        "409": _error("The name is taken, or the change is not possible now.")}},
+                "delete": {"summary": "Remove the seat's player (teacher); the seat waits for someone else.",
+                           "parameters": [CODE, POSITION],
+                           "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
+                                         "409": _error("Nobody to remove.")}},
+            },
+            "/api/tables/{code}/moves": {"post": {
+                "summary": "Play a move from one of this browser's seats.",
+                "description": "The move is written as in a game record, without the player: the seat plays. "
+                               "With `version`, a move from a screen drawn before the last change is refused "
+                               "(409 `stale-version`, or the rule's code when the move is no longer legal).",
+                "parameters": [CODE],
+                "requestBody": _body({"$ref": "#/components/schemas/MoveRequest"},
+                                     {"seat": 0, "version": 12, "move": {"ask": "Boris", "set": "9"}}),
+                "responses": {
+                    "200": _json({"type": "object", "properties": {
+                        "result": {"type": "array", "items": {"type": "object"},
+                                   "description": "The events of the move as this seat saw them."},
+                        "state": STATE}}),
+                    "400": BAD, "403": _error("Not this browser's seat (`not-your-seat`)."), "404": UNKNOWN,
+                    "409": _error("Refused by the rules (the engine's code: `not-your-turn`, `set-not-held` "
+                                  "...), a stale version, or the game not started/over.")}}},
+            "/api/tables/{code}/hands": {"get": {
+                "summary": "The hands of the match, with results and record links once finished.",
+                "parameters": [CODE], "responses": {"200": _json({"type": "object"}), "404": UNKNOWN}}},
+            "/api/tables/{code}/hands/{number}/record": {"get": {
+                "summary": "A finished hand as a game record (YAML; JSON with ?format=json).",
+                "parameters": [CODE, NUMBER, {"name": "format", "in": "query", "required": False,
+                                              "schema": {"type": "string", "enum": ["yaml", "json"]}}],
+                "responses": {"200": {"description": "The record.", "content": {
+                    "application/yaml": {"schema": {"type": "string"}},
+                    "application/json": {"schema": {"type": "object"}}}},
+                    "404": _error("No such table or hand."),
+                    "409": _error("The hand is still being played (`hand-in-play`).")}}},
+        },
+        "components": {"schemas": {
+            "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
+                "code": {"type": "string"}, "message": {"type": "string"}}}}},
+            "NewTable": {"type": "object", "required": ["seats"], "properties": {
+                "name": {"type": "string"},
+                "rules": {"type": "string", "enum": list(PRESETS)},
+                "deck": {"type": "string", "description": "A deck id of the library; default: the rules' deck."},
+                "options": {"type": "object", "properties": option_props,
+                            "description": "Overrides of the preset's options."},
+                "seats": {"type": "array", "items": {"type": "object", "properties": {
+                    "kind": {"type": "string", "enum": ["human", "computer"]},
+                    "bot": {"type": "string"}, "name": {"type": "string"},
+                    "here": {"type": "boolean", "description": "Played on this device (pass-and-play)."}}}},
+                "match": {"type": "object", "properties": {
+                    "format": {"type": "string", "enum": ["hands", "target"]},
+                    "value": {"type": "integer", "description": "Number of hands, or the target score."}}}}},
+            "MoveRequest": {"type": "object", "required": ["move"], "properties": {
+                "seat": {"type": "integer", "description": "Needed when this browser holds several seats."},
+                "version": {"type": "integer", "description": "The version the screen was drawn from."},
+                "move": {"type": "object", "description": 'One of {"ask": name, "set": id} | '
+                         '{"ask": name, "card": id} | {"answer": text|null} | '
+                         '{"claim": set, "holders": {name: [card, ...]}} | {"pass_to": name}.'}}},
+            "Deck": {"type": "object", "properties": {
+                "id": {"type": "string"}, "title": {"type": "string"},
+                "sets": {"type": "array", "items": {"type": "object"}}}},
+            "TableState": {"type": "object", "properties": {
+                "code": {"type": "string"}, "status": {"type": "string",
+                                                       "enum": ["lobby", "playing", "finished", "closed"]},
+                "version": {"type": "integer"}, "rules": {"type": "string"}, "options": {"type": "object"},
+                "deck": {"type": "object"}, "match": {"type": "object"},
+                "seats": {"type": "array", "items": {"type": "object"}},
+                "you": {"type": "object", "nullable": True, "description": "The seat this state is for."},
+                "teacher": {"type": "boolean"},
+                "game": {"type": "object", "nullable": True,
+                         "description": "The engine's view for this seat (hand, prompts, asks as sets and "
+                                        "targets, claimable, pass_targets), or its public view."},
+                "recent": {"type": "array", "nullable": True, "items": {"type": "object"},
+                           "description": "The events of the last move as this seat saw them."},
+                "last_answer": {"type": "object", "nullable": True},
+                "hands": {"type": "array", "items": {"type": "object"},
+                          "description": "The finished hands: scores, bonus, winners."},
+                "standings": {"type": "array", "items": {"type": "object"}},
+                "join_url": {"type": "string"}, "poll_ms": {"type": "integer"}}},
+        }},
+    }

@@ -1,0 +1,108 @@
+"""Who is asking: the seat and teacher tokens this browser holds, kept in its session cookie.
+
+The cookie holds the secret tokens; the database holds only their hashes. Pages and the API share
+these helpers, and every refusal of the services becomes a clear 4xx (JSON for the API, a page for
+people)."""
+from __future__ import annotations
+
+from flask import jsonify, render_template, request, session
+from flask_babel import gettext
+
+from ..models import Seat, Table
+from ..services import tables as table_service
+from ..services.codes import token_matches
+from ..services.errors import Forbidden, ServiceError
+
+MAX_TABLES_REMEMBERED = 20
+
+
+def _bucket(key: str) -> dict:
+    data = session.get(key)
+    return data if isinstance(data, dict) else {}
+
+
+def _save(key: str, data: dict) -> None:
+    session.permanent = True  # a closed browser still finds its seat (PERMANENT_SESSION_LIFETIME)
+    if len(data) > MAX_TABLES_REMEMBERED:  # the oldest tables are forgotten first (dicts keep order)
+        for stale in list(data)[: len(data) - MAX_TABLES_REMEMBERED]:
+            data.pop(stale)
+    session[key] = data
+
+
+def remember_seat(code: str, position: int, token: str) -> None:
+    seats = _bucket("seats")
+    held = dict(seats.get(code) or {})
+    held[str(position)] = token
+    seats[code] = held
+    _save("seats", seats)
+
+
+def remember_teacher(code: str, token: str) -> None:
+    teach = _bucket("teach")
+    teach[code] = token
+    _save("teach", teach)
+
+
+def teacher_token(code: str) -> str | None:
+    token = _bucket("teach").get(code)
+    return token if isinstance(token, str) else None
+
+
+def is_teacher(table: Table) -> bool:
+    return table_service.is_teacher(table, teacher_token(table.code))
+
+
+def require_teacher(table: Table) -> None:
+    table_service.require_teacher(table, teacher_token(table.code))
+
+
+def held_seats(table: Table) -> dict[int, Seat]:
+    """The seats of this table whose tokens this browser holds (stale tokens are dropped)."""
+    tokens = _bucket("seats").get(table.code) or {}
+    held: dict[int, Seat] = {}
+    for seat in table.seats:
+        if token_matches(tokens.get(str(seat.position)), seat.token_hash):
+            held[seat.position] = seat
+    if len(held) != len(tokens):
+        seats = _bucket("seats")
+        kept = {str(p): tokens[str(p)] for p in held}
+        if kept:
+            seats[table.code] = kept
+        else:
+            seats.pop(table.code, None)
+        session["seats"] = seats
+    return held
+
+
+def requested_seat(table: Table, position) -> Seat | None:
+    """The seat a request speaks for: the one named (it must be this browser's), or its only seat."""
+    held = held_seats(table)
+    if position not in (None, ""):
+        seat = table_service.seat_at(table, position)
+        if seat.position not in held:
+            raise Forbidden(f"Seat {seat.position} is not yours: join the table to get a seat of your own.",
+                            code="not-your-seat")
+        return seat
+    if len(held) == 1:
+        return next(iter(held.values()))
+    return None
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def translated_refusal(refusal) -> str:
+    """The engine's refusal in the reader's language (its English template, translated, then filled in)."""
+    template = getattr(refusal, "template", None)
+    if not template:
+        return refusal.message
+    return gettext(template).format(**getattr(refusal, "params", {}))
+
+
+def error_response(exc: ServiceError):
+    if wants_json():
+        return jsonify(error=exc.to_dict(translated_refusal)), exc.status
+    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 409: "Not now"}
+    return render_template("error.html", status=exc.status, title=titles.get(exc.status, "Error"),
+                           message=exc.text(translated_refusal)), exc.status

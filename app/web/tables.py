@@ -1,0 +1,131 @@
+"""Pages around a table: open one, join one, the teacher's table page, the projector, the overview."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from ..engine.options import OPTION_NAMES, PRESETS
+from ..services import tables as table_service
+from ..services.catalog import catalog, option_kind
+from ..services.codes import normalize_code
+from ..services.errors import ServiceError
+from ..services.qr import qr_svg
+from . import seating
+
+bp = Blueprint("tables", __name__)
+
+FORM_SEATS = 8
+DEFAULT_SEATS = ("student", "student", "student", "computer:random")
+
+
+def spec_from_form(form) -> dict:
+    """The new-table form as the service's table description."""
+    options = {}
+    for name in OPTION_NAMES:
+        value = form.get(f"opt_{name}", "").strip()
+        if value == "":
+            continue  # as the rules say
+        if option_kind(name) == "bool":
+            value = {"yes": True, "no": False}.get(value, value)
+        options[name] = value
+    seats = []
+    for i in range(FORM_SEATS):
+        kind = form.get(f"seat{i}", "")
+        name = form.get(f"seat{i}_name", "").strip()
+        if kind == "student":
+            seats.append({"kind": "human"})
+        elif kind == "here":
+            seats.append({"kind": "human", "here": True, "name": name})
+        elif kind.startswith("computer:"):
+            seats.append({"kind": "computer", "bot": kind.split(":", 1)[1], "name": name or None})
+    return {"name": form.get("name", ""), "rules": form.get("rules") or "standard",
+            "deck": form.get("deck") or None, "options": options, "seats": seats,
+            "match": {"format": form.get("match_format") or "hands", "value": form.get("match_value") or 1}}
+
+
+@bp.route("/tables/new", methods=["GET", "POST"])
+def new():
+    form = request.form if request.method == "POST" else {}
+    if request.method == "POST":
+        try:
+            table, teacher_token, here = table_service.create(spec_from_form(request.form))
+        except ServiceError as exc:
+            return _new_form(form, exc.message), exc.status
+        seating.remember_teacher(table.code, teacher_token)
+        for position, token in here.items():
+            seating.remember_seat(table.code, position, token)
+        return redirect(url_for("tables.manage", code=table.code), 303)
+    return _new_form(form, None)
+
+
+def _presets_defaults(name: str) -> str:
+    return json.dumps({preset: getattr(options, name) for preset, options in PRESETS.items()})
+
+
+def _new_form(form, error: str | None) -> str:
+    return render_template("tables/new.html", catalog=catalog(), form=form, error=error, seats=FORM_SEATS,
+                           default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults)
+
+
+@bp.get("/t/<code>")
+def manage(code: str):
+    """The teacher's page of a table; a student who opens it is sent to their seat or to the join form."""
+    table = table_service.find(code)
+    if not seating.is_teacher(table):
+        if seating.held_seats(table):
+            return redirect(url_for("play.play", code=table.code))
+        return redirect(url_for("tables.join_link", code=table.code))
+    return render_template("tables/manage.html", table=table,
+                           join_url=url_for("tables.join_link", code=table.code, _external=True))
+
+
+@bp.route("/join", methods=["GET", "POST"])
+def join():
+    if request.method == "GET":
+        return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None)
+    code, name = request.form.get("code", ""), request.form.get("name", "")
+    try:
+        table = table_service.find(code)
+        if not seating.held_seats(table):
+            seat, token = table_service.join(table, name)
+            seating.remember_seat(table.code, seat.position, token)
+    except ServiceError as exc:
+        return render_template("tables/join.html", code=code, name=name, error=exc.message), exc.status
+    return redirect(url_for("play.play", code=table.code), 303)
+
+
+@bp.get("/j/<code>")
+def join_link(code: str):
+    """The join link of the QR code: the join form with the code filled in."""
+    table = table_service.find(code)
+    if seating.held_seats(table):
+        return redirect(url_for("play.play", code=table.code))
+    return render_template("tables/join.html", code=table.code, name="", error=None)
+
+
+@bp.get("/t/<code>/projector")
+def projector(code: str):
+    table = table_service.find(code)
+    return render_template("tables/projector.html", table=table,
+                           join_url=url_for("tables.join_link", code=table.code, _external=True))
+
+
+@bp.get("/t/<code>/qr.svg")
+def qr(code: str):
+    table = table_service.find(code)
+    svg = qr_svg(url_for("tables.join_link", code=table.code, _external=True))
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@bp.get("/teacher")
+def overview():
+    return render_template("tables/overview.html")
+
+
+@bp.app_template_filter("join_code")
+def join_code_filter(code: str) -> str:
+    code = normalize_code(code)
+    return f"{code[:3]} {code[3:]}"

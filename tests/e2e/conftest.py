@@ -1,0 +1,78 @@
+"""End-to-end fixtures: the app served by a real server thread on a random port with a temporary
+database, and Debian's Chromium driven by Playwright. Skipped, with the reason, where no Chromium exists."""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+import pytest
+
+CHROMIUM = os.environ.get("AUTHORS_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def live_app(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install the Debian package `chromium` to run the browser tests")
+    from werkzeug.serving import make_server
+
+    from app import create_app
+    from app.db import db
+
+    folder = tmp_path_factory.mktemp("e2e")
+    old = os.environ.get("AUTHORS_INSTANCE_PATH")
+    os.environ["AUTHORS_INSTANCE_PATH"] = str(folder / "instance")
+    try:
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'e2e.sqlite3'}",
+                          "BOT_PACE_SECONDS": 0, "HAND_PAUSE_SECONDS": 0, "POLL_MS": 250, "DEAL_SEED": 11})
+    finally:
+        if old is None:
+            os.environ.pop("AUTHORS_INSTANCE_PATH", None)
+        else:
+            os.environ["AUTHORS_INSTANCE_PATH"] = old
+    assert "script-src 'self'" in app.test_client().get("/").headers["Content-Security-Policy"]
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    app.base_url = f"http://127.0.0.1:{server.server_port}"
+    yield app
+    server.shutdown()
+    thread.join(5)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser(live_app):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    contexts = []
+
+    def make():
+        context = browser.new_context()
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        # the app's strict Content-Security-Policy: any refused script or style fails the test
+        page.on("console", lambda msg: errors.append(msg.text)
+                if msg.type == "error" and "Content Security Policy" in msg.text else None)
+        page.js_errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        for page in context.pages:
+            assert not getattr(page, "js_errors", []), page.js_errors
+        context.close()
