@@ -34,6 +34,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(library.bp)
     from .web import printing
     app.register_blueprint(printing.bp)
+    from .web import rules
+    app.register_blueprint(rules.bp)
     from .web import api, play, tables
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)

@@ -5,6 +5,6 @@
 - textfit: shrink-to-fit, then wrap; never overflow, never cut
 - faces: one card's front or back at the origin, knowing nothing of sheets
 - sheets: a deck as a PDF, each front sheet followed by its back sheet
-- alignment, rules_sheet (text in rules_text), scorepad: the other printables
+- alignment, rules_sheet (text from app/rules), scorepad: the other printables
 - printables: rebuilds printables/ (`make printables`); cli: `authors print`
 """

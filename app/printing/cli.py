@@ -15,7 +15,7 @@ from ..decks.library import decks_dir
 from ..decks.slug import DECK_ID
 from . import geometry
 from .errors import PrintError
-from .rules_text import PRESETS
+from ..rules import LANGUAGES, PRESETS
 
 
 class _OneLineErrors(click.Command):
@@ -37,7 +37,7 @@ def _fail(message: str) -> None:
 @click.argument("deck", required=False)
 @click.option("-o", "--output", metavar="FILE", help="Where to write the PDF ('-' for standard output).")
 @click.option("--paper", type=click.Choice(list(geometry.PAPERS)),
-              help="Paper; the default follows the deck's language: US Letter for en, en-US, en-CA, es-MX "
+              help="Paper; the default follows the deck's (or the rules sheet's) language: US Letter for en, en-US, en-CA, es-MX "
                    "and the other Letter regions, A4 for every other language.")
 @click.option("--card", type=click.Choice(list(geometry.CARDS)), help="Card size (default poker).")
 @click.option("--bleed", is_flag=True, help="3 mm of background past each cut line.")
@@ -50,13 +50,15 @@ def _fail(message: str) -> None:
 @click.option("--alignment", is_flag=True, help="Print the duplex alignment test page instead of a deck.")
 @click.option("--rules", type=click.Choice(PRESETS), metavar="PRESET",
               help=f"Print the rules sheet of a preset ({', '.join(PRESETS)}).")
+@click.option("--lang", type=click.Choice(list(LANGUAGES)),
+              help=f"Rules sheet: its language ({', '.join(LANGUAGES)}; default en).")
 @click.option("--scorepad", is_flag=True, help="Print a score pad.")
 @click.option("--players", type=int, help="Score pad: number of players (default 4).")
 @click.option("--hands", type=int, help="Score pad: number of hands (default 5).")
 def print_command(deck: str | None, output: str | None, paper: str | None, card: str | None, bleed: bool,
                   backs: bool, duplex: str | None, back_offset_x: float | None,
-                  back_offset_y: float | None, alignment: bool, rules: str | None, scorepad: bool,
-                  players: int | None, hands: int | None) -> None:
+                  back_offset_y: float | None, alignment: bool, rules: str | None, lang: str | None,
+                  scorepad: bool, players: int | None, hands: int | None) -> None:
     """Make a PDF ready to print: the cards of DECK (a deck id or a deck file), or the duplex
     alignment page, a rules sheet or a score pad."""
     modes = [name for name, on in (("DECK", deck), ("--alignment", alignment), ("--rules", rules),
@@ -69,12 +71,12 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
     allowed = {
         "DECK": {"card", "bleed", "backs", "duplex", "offset"},
         "--alignment": {"duplex", "offset"},
-        "--rules": set(),
+        "--rules": {"lang"},
         "--scorepad": {"players", "hands"},
     }[mode]
     given = {"card": card is not None, "bleed": bleed, "backs": backs,
              "duplex": duplex is not None, "offset": offset_given, "players": players is not None,
-             "hands": hands is not None}
+             "hands": hands is not None, "lang": lang is not None}
     stray = [name for name, on in given.items() if on and name not in allowed]
     if stray:
         shown = ["--back-offset-x/-y" if name == "offset" else f"--{name}" for name in stray]
@@ -100,8 +102,10 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
         elif mode == "--rules":
             from .rules_sheet import render_rules
 
-            paper = paper or geometry.default_paper("en")
-            data, what, default_name = render_rules(rules, paper), f"{rules} rules", f"rules-{rules}-{paper}.pdf"
+            lang = lang or "en"
+            paper = paper or geometry.default_paper(lang)
+            data = render_rules(rules, paper, lang)
+            what, default_name = f"{rules} rules ({LANGUAGES[lang]})", f"rules-{rules}-{lang}-{paper}.pdf"
         else:
             from .scorepad import render_scorepad
 

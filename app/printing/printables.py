@@ -1,5 +1,5 @@
-"""Rebuild printables/: ready PDFs of every built-in deck, the rules sheets, a score pad and the
-alignment page, in A4 and US Letter, for teachers who print without installing anything.
+"""Rebuild printables/: ready PDFs of every built-in deck, the rules sheets (every preset in every
+language), a score pad and the alignment page, in A4 and US Letter, for teachers who print without installing anything.
 
     python -m app.printing.printables [DIR]      (`make printables`)
 
@@ -20,8 +20,8 @@ from .alignment import render_alignment
 from .errors import PrintError
 from .fonts import fonts
 from .geometry import PAPERS
+from ..rules import LANGUAGES, PRESETS, rules_page
 from .rules_sheet import render_rules
-from .rules_text import PRESETS, RULES
 from .scorepad import render_scorepad
 from .sheets import PrintOptions, render_deck
 
@@ -42,8 +42,9 @@ def builds() -> dict[str, Callable[[], bytes]]:
         for paper in PAPERS:
             files[f"{deck.id}-{paper}.pdf"] = partial(render_deck, deck, PrintOptions(paper=paper, backs=True))
     for preset in PRESETS:
-        for paper in PAPERS:
-            files[f"rules-{preset}-{paper}.pdf"] = partial(render_rules, preset, paper)
+        for language in LANGUAGES:
+            for paper in PAPERS:
+                files[f"rules-{preset}-{language}-{paper}.pdf"] = partial(render_rules, preset, paper, language)
     for paper in PAPERS:
         files[f"scorepad-{paper}.pdf"] = partial(render_scorepad, PAD_PLAYERS, PAD_HANDS, paper)
         files[f"alignment-{paper}.pdf"] = partial(render_alignment, PrintOptions(paper=paper))
@@ -91,10 +92,14 @@ def _readme(decks) -> bytes:
     for deck in decks:
         lines.append(f"| {_cell(deck.title)} | {deck.card_count} | [{deck.id}-a4.pdf]({deck.id}-a4.pdf) | "
                      f"[{deck.id}-letter.pdf]({deck.id}-letter.pdf) |")
-    lines += ["", "| also | A4 | US Letter |", "|---|---|---|"]
+    lines += ["", "The rules of each game for students, one page each, in five languages:", "",
+              "| rules | language | A4 | US Letter |", "|---|---|---|---|"]
     for preset in PRESETS:
-        lines.append(f"| rules: {_cell(RULES[preset][0])} | [rules-{preset}-a4.pdf](rules-{preset}-a4.pdf) | "
-                     f"[rules-{preset}-letter.pdf](rules-{preset}-letter.pdf) |")
+        for language, name in LANGUAGES.items():
+            stem = f"rules-{preset}-{language}"
+            lines.append(f"| {_cell(rules_page(preset, language).title)} | {name} | [{stem}-a4.pdf]({stem}-a4.pdf) | "
+                         f"[{stem}-letter.pdf]({stem}-letter.pdf) |")
+    lines += ["", "| also | A4 | US Letter |", "|---|---|---|"]
     lines.append(f"| score pad, {PAD_PLAYERS} players x {PAD_HANDS} hands | [scorepad-a4.pdf](scorepad-a4.pdf) | "
                  "[scorepad-letter.pdf](scorepad-letter.pdf) |")
     lines.append("| duplex alignment test | [alignment-a4.pdf](alignment-a4.pdf) | "
