@@ -72,3 +72,16 @@ def test_simulate_table_and_refusals():
     assert run("simulate", "--options", '{"ask_with": 1}').exit_code == 2
     assert run("simulate", "--rules", "literature", "--players", "5").exit_code == 2
     assert run("simulate", "--bots", "random,random", "--players", "4").exit_code == 2
+
+
+def test_replay_reads_json_records_even_with_tabs(tmp_path):
+    import yaml
+
+    record = yaml.safe_load((SHARED / "seed-nines-worked-example.yaml").read_text())["record"]
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, indent="\t"))
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1 and json.loads(result.output)["applied"] == 2
+    path.write_text('{"format": "authors-record/1",\n\t"rules": }')
+    result = subprocess.run([AUTHORS, "replay", str(path)], capture_output=True, text=True)
+    assert result.returncode == 2 and ":2: this is not valid JSON" in result.stderr

@@ -6,6 +6,7 @@ move. Reading is as careful as for decks: scalars as written, no aliases, bounde
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,8 +129,22 @@ def load_record_text(data: bytes | str, source: str = "<record>") -> Record:
         node = compose(text, source, RECORD_DEPTH)
     except DeckError as exc:
         first = exc.problems[0]
-        raise RecordError(first.message, first.line, source) from None
+        node = _json_as_yaml(text, source) if text.lstrip().startswith("{") else None
+        if node is None:
+            raise RecordError(first.message, first.line, source) from None
     return _RecordReader(source).read(node)
+
+
+def _json_as_yaml(text: str, source: str) -> yaml.Node:
+    """JSON is YAML, except where YAML forbids what JSON allows (tabs for indentation): read it as JSON."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"this is not valid JSON ({exc.msg})", exc.lineno, source) from None
+    try:
+        return compose(yaml.safe_dump(value, allow_unicode=True), source, RECORD_DEPTH)
+    except DeckError as exc:
+        raise RecordError(exc.problems[0].message, None, source) from None
 
 
 def load_record_file(path: str) -> Record:
