@@ -17,8 +17,11 @@ class StalledGame(RuntimeError):
 
 
 def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int, seed: int = 0,
-               overrides: dict[str, Any] | None = None, timings: list[float] | None = None) -> dict[str, Any]:
-    """Play `games` hands; bot i of the list rotates one seat further each game so luck evens out."""
+               overrides: dict[str, Any] | None = None,
+               timings: list[float] | dict[str, list[float]] | None = None) -> dict[str, Any]:
+    """Play `games` hands; bot i of the list rotates one seat further each game so luck evens out.
+
+    `timings` collects the seconds each decision took: a list for all, or a dict by computer player."""
     if len(bots) == 1:
         bots = bots * players
     if len(bots) != players:
@@ -44,7 +47,11 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
             if timings is not None:
                 t0 = time.perf_counter()
                 move = bot.choose(view)
-                timings.append(time.perf_counter() - t0)
+                spent = time.perf_counter() - t0
+                if isinstance(timings, dict):  # per computer player, by name
+                    timings.setdefault(bot.name, []).append(spent)
+                else:
+                    timings.append(spent)
             else:
                 move = bot.choose(view)
             _show(players_bots, game.apply(move))

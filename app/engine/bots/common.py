@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from ..moves import Answer, Claim
+from ..moves import Answer, Claim, Move
 from ..naming import is_correct_answer
 from ..views import PlayerView
 
@@ -31,3 +31,11 @@ def claim_of(view: PlayerView, set_id: str, holder_of: dict[str, str]) -> Claim:
         owners.setdefault(holder_of[card], []).append(card)
     order = sorted(owners, key=view.players.index)
     return Claim(view.seat, set_id, tuple((name, tuple(owners[name])) for name in order))
+
+
+def any_legal(view: PlayerView) -> Move:
+    """The first legal move, for the odd position no rule of a bot covers."""
+    for move in view.legal_moves():
+        return move
+    raise RuntimeError(f"{view.seat} is to act but has no legal move (turn {view.turn}, "
+                       f"hand counts {view.hand_counts}, stock {view.stock})")

@@ -21,11 +21,10 @@ from collections import deque
 from itertools import product
 from math import comb, factorial
 
-from .knowledge import OUT, UNKNOWN, Knowledge
+from .knowledge import UNKNOWN, Knowledge
 
-STOCK = "stock"
-MAX_STATES = 2500        # beyond this many states per step the exact count gives way to sampling
-MAX_ASSIGNMENTS = 400    # ... or this many ways to spread one set's hidden cards
+MAX_WORK = 30_000        # beyond this many steps of the count's forward pass, sampling takes over
+MAX_ASSIGNMENTS = 400    # ... or beyond this many ways to spread one set's hidden cards
 SAMPLES = 160
 SWAPS_PER_SAMPLE = 12
 FACT = [factorial(i) for i in range(128)]
@@ -96,13 +95,14 @@ class Deal:
         self.sure: dict[int, int] = {}           # hidden card -> the holder it is certainly with
         self.any_p: dict[int, list[float]] = {}   # set -> P(holder has at least one hidden card of it)
         self.all_p: dict[int, list[float]] = {}   # set -> P(holder has every hidden card of it)
+        self.joint: dict[int, dict[tuple[int, ...], float]] = {}  # watched set -> {hidden count per holder: P}
+        self.watch: set[int] = set()
         self.exact = False
 
     # ------------------------------------------------------------------------------------------
-    def holder_of_player(self, p: int) -> int | None:
-        return self.pos.get(p)
-
-    def solve(self, rng: random.Random) -> "Deal":
+    def solve(self, rng: random.Random, watch: set[int] = frozenset()) -> "Deal":
+        """Work out the probabilities; `watch`: sets whose joint spread (`joint`) is wanted."""
+        self.watch = watch
         if not self.hidden:
             self.exact = True
             return self
@@ -117,31 +117,45 @@ class Deal:
     # Exact counting
     # ------------------------------------------------------------------------------------------
     def _count(self) -> None:
-        m, know = self.m, self.know
+        m = self.m
         guard = sum(1 << (FIELD * h + FIELD - 1) for h in range(m))
         start = sum((self.slots[h] + (1 << (FIELD - 1))) << (FIELD * h) for h in range(m))
         constrained: list[tuple[int, list[int], list[tuple[int, int, list[int]]]]] = []
         free_sets: list[tuple[int, list[int]]] = []
         for s, cards in self.by_set.items():
             d = len(cards)
-            if (all(self.allowed[i] == self.full for i in cards)
+            if (s not in self.watch and all(self.allowed[i] == self.full for i in cards)
                     and all(self.need[h][s] == 0 and self.cap[h][s] >= d for h in range(m))):
                 free_sets.append((s, cards))
                 continue
             constrained.append((s, cards, self._spread(s, cards)))
         n_free = sum(len(cards) for _, cards in free_sets)
 
+        constrained.sort(key=lambda entry: len(entry[2]))
+        # A bound on the work: states cannot outnumber the ways to leave room in the hands.
+        room = sorted(self.slots)
+        cap_states = 1
+        for x in room[:-1]:
+            cap_states *= x + 1
+        bound, states = 0, 1
+        for _, _, table in constrained:
+            bound += states * len(table)
+            states = min(cap_states, states * len(table))
+        if bound > 4 * MAX_WORK:
+            raise _TooBig()
         forwards = [{start: 1}]
+        work = 0
         for _, _, table in constrained:
             f, nxt = forwards[-1], {}
+            work += len(f) * len(table)
+            if work > MAX_WORK:
+                raise _TooBig()
             get = nxt.get
             for key, ways in f.items():
                 for vkey, w, _ in table:
                     k2 = key - vkey
                     if k2 & guard == guard:
                         nxt[k2] = get(k2, 0) + ways * w
-            if len(nxt) > MAX_STATES:
-                raise _TooBig()
             if not nxt:
                 raise Inconsistent("no deal fits")
             forwards.append(nxt)
@@ -187,10 +201,13 @@ class Deal:
             back = b_prev
             d = len(cards)
             an, al = [0] * m, [0] * m
+            joint = {} if s in self.watch else None
             for t, (vkey, w, per_card) in enumerate(table):
                 x = through[t]
                 if not x:
                     continue
+                if joint is not None:
+                    joint[tuple((vkey >> (FIELD * h)) & mask for h in range(m))] = w * x / total
                 for h in range(m):
                     v = (vkey >> (FIELD * h)) & mask
                     if v:
@@ -202,6 +219,8 @@ class Deal:
                     for h in range(m):
                         row[h] += per_card[ci * m + h] * x
             any_num[s], all_num[s] = an, al
+            if joint is not None:
+                self.joint[s] = joint
 
         free_p: list[float] = []
         if free_sets:
@@ -241,32 +260,18 @@ class Deal:
     def _spread(self, s: int, cards: list[int]) -> list[tuple[int, int, list[int]]]:
         """Every way the set's hidden cards can lie: (count vector key, ways, ways per card and holder)."""
         m = self.m
-        options = [[h for h in range(m) if self.allowed[i] >> h & 1] for i in cards]
-        size = 1
-        for o in options:
-            size *= len(o)
-        if size > MAX_ASSIGNMENTS:
-            raise _TooBig()
-        need = [self.need[h][s] for h in range(m)]
-        cap = [self.cap[h][s] for h in range(m)]
-        table: dict[int, list] = {}
-        d = len(cards)
-        for combo in product(*options):
-            counts = [0] * m
-            for h in combo:
-                counts[h] += 1
-            if any(counts[h] < need[h] or counts[h] > cap[h] for h in range(m)):
-                continue
-            key = sum(counts[h] << (FIELD * h) for h in range(m))
-            entry = table.get(key)
-            if entry is None:
-                entry = table[key] = [0, [0] * (d * m)]
-            entry[0] += 1
-            for ci, h in enumerate(combo):
-                entry[1][ci * m + h] += 1
-        if not table:
+        key = (m, tuple(self.allowed[i] for i in cards), tuple(self.need[h][s] for h in range(m)),
+               tuple(min(self.cap[h][s], len(cards)) for h in range(m)))
+        table = _SPREADS.get(key)
+        if table is None:
+            if len(_SPREADS) > 20_000:
+                _SPREADS.clear()
+            table = _SPREADS[key] = _spread(*key)
+        if isinstance(table, str):
+            if table == "big":
+                raise _TooBig()
             raise Inconsistent("no way to spread a set")
-        return [(key, w, per) for key, (w, per) in table.items()]
+        return table
 
     # ------------------------------------------------------------------------------------------
     # Sampling (large tables)
@@ -287,16 +292,18 @@ class Deal:
         any_hits = {s: [0] * m for s in set_list}
         all_hits = {s: [0] * m for s in set_list}
         sizes = {s: len(cards) for s, cards in self.by_set.items()}
-        randrange = rng.randrange
+        watched = [s for s in set_list if s in self.watch]
+        joints: dict[int, dict[tuple[int, ...], int]] = {s: {} for s in watched}
+        rand = rng.random
         burn = 40 * n
         steps = burn + SAMPLES * SWAPS_PER_SAMPLE
         for step in range(steps):
             # Swap two cards between two hands, or (one step in four) turn three cards round three
             # hands: swaps alone cannot always get past a set that must stay in some hand.
-            i, j = randrange(n), randrange(n)
+            i, j = int(rand() * n), int(rand() * n)
             hi, hj = holder[i], holder[j]
             if step & 3 == 3:
-                k = randrange(n)
+                k = int(rand() * n)
                 hk = holder[k]
                 if (hi != hj and hj != hk and hi != hk and allowed[i] >> hj & 1 and allowed[j] >> hk & 1
                         and allowed[k] >> hi & 1):
@@ -318,6 +325,9 @@ class Deal:
             if step >= burn and (step - burn) % SWAPS_PER_SAMPLE == 0:
                 for i2 in range(n):
                     card_hits[i2][holder[i2]] += 1
+                for s in watched:
+                    vec = tuple(cnt[h][s] for h in range(m))
+                    joints[s][vec] = joints[s].get(vec, 0) + 1
                 for s in set_list:
                     row_any, row_all, size = any_hits[s], all_hits[s], sizes[s]
                     for h in range(m):
@@ -330,6 +340,7 @@ class Deal:
         self.card_p = [[x / samples for x in row] for row in card_hits]
         self.any_p = {s: [x / samples for x in row] for s, row in any_hits.items()}
         self.all_p = {s: [x / samples for x in row] for s, row in all_hits.items()}
+        self.joint = {s: {vec: x / samples for vec, x in joint.items()} for s, joint in joints.items()}
         self.sure = {i: self.allowed[i].bit_length() - 1 for i in range(n) if self.allowed[i] & (self.allowed[i] - 1) == 0}
 
     # ------------------------------------------------------------------------------------------
@@ -397,6 +408,36 @@ class Deal:
 
 class _TooBig(Exception):
     pass
+
+
+_SPREADS: dict[tuple, list | str] = {}  # the same spread recurs move after move: worked out once
+
+
+def _spread(m: int, allowed: tuple[int, ...], need: tuple[int, ...], cap: tuple[int, ...]) -> list | str:
+    options = [[h for h in range(m) if mask >> h & 1] for mask in allowed]
+    size = 1
+    for o in options:
+        size *= len(o)
+    if size > MAX_ASSIGNMENTS:
+        return "big"
+    table: dict[int, list] = {}
+    d = len(allowed)
+    for combo in product(*options):
+        counts = [0] * m
+        for h in combo:
+            counts[h] += 1
+        if any(counts[h] < need[h] or counts[h] > cap[h] for h in range(m)):
+            continue
+        key = sum(counts[h] << (FIELD * h) for h in range(m))
+        entry = table.get(key)
+        if entry is None:
+            entry = table[key] = [0, [0] * (d * m)]
+        entry[0] += 1
+        for ci, h in enumerate(combo):
+            entry[1][ci * m + h] += 1
+    if not table:
+        return "none"
+    return [(key, w, per) for key, (w, per) in table.items()]
 
 
 def _fits(moves, sets, cnt, need, cap) -> bool:

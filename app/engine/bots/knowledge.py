@@ -73,6 +73,7 @@ class Knowledge:
                 for name in members:
                     self.team_of[self.seat[name]] = t
         self.loc = [UNKNOWN] * len(self.card_ids)
+        self.shown = [False] * len(self.card_ids)  # its place is public (handed over, drawn face up)
         self.cannot = [0] * len(self.card_ids)
         self.floor = [[0] * len(self.set_ids) for _ in range(self.n)]
         self.down = [False] * len(self.set_ids)
@@ -100,6 +101,7 @@ class Knowledge:
                 floor[t][s] = max(0, floor[t][s] - len(given))
             for c in given:
                 self.loc[c] = a
+                self.shown[c] = True
                 self.cannot[c] |= self.stock_bit | 1 << t
             floor[a][s] += len(given)
         elif kind == "draw":
@@ -108,6 +110,7 @@ class Knowledge:
             if card is not None:
                 c = self.card_index[card]
                 self.loc[c] = p
+                self.shown[c] = e.get("lucky", False)
                 self.cannot[c] |= self.stock_bit
             else:  # a card we did not see: any card that may have been in the stock may now be p's
                 clear = ~(1 << p)
@@ -158,6 +161,10 @@ class Knowledge:
     def known_count(self, p: int, s: int) -> int:
         """How many cards of s p is publicly known to hold: cards seen going to p, or the floor."""
         return max(self.floor[p][s], len(self.known_cards(p, s)))
+
+    def public_count(self, p: int, s: int) -> int:
+        """How many cards of s the table knows p holds (what p gave away by asking and receiving)."""
+        return max(self.floor[p][s], sum(1 for c in self.set_cards[s] if self.loc[c] == p and self.shown[c]))
 
     def lacks_card(self, p: int, c: int) -> bool:
         where = self.loc[c]

@@ -16,7 +16,7 @@ import random
 
 from ..moves import Ask, Move, PassTurn
 from ..views import PlayerView
-from .common import answer, claim_of
+from .common import answer, any_legal, claim_of
 from .knowledge import Knowledge
 
 RECALL = 0.7
@@ -51,7 +51,7 @@ class MemoryBot:
             return PassTurn(view.seat, self.rng.choice(view.pass_targets))
         if view.claimable:
             return self._guess_claim(view)
-        return next(iter(view.legal_moves()))
+        return any_legal(view)
 
     # ------------------------------------------------------------------------------------------
     def _ask(self, view: PlayerView) -> tuple[Move, bool]:
