@@ -131,8 +131,10 @@ def _register_subcommands() -> None:
     # Each area keeps its own commands beside its code; they are gathered here.
     from .engine.cli import replay_command, simulate_command
     from .printing.cli import print_command
+    from .teacher_cli import teacher_group
 
     cli.add_command(print_command)
+    cli.add_command(teacher_group)
     cli.add_command(replay_command)
     cli.add_command(simulate_command)
 

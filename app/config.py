@@ -38,7 +38,7 @@ def from_environment(instance_path: str) -> dict:
             secret = secrets.token_hex(32)
             key_file.write_text(secret)
             key_file.chmod(0o600)
-    return {
+    return _play_settings() | {
         "AUTHORS_ENV": "production" if production else "development",
         "SECRET_KEY": secret,
         "SQLALCHEMY_DATABASE_URI": database_url,
@@ -47,8 +47,21 @@ def from_environment(instance_path: str) -> dict:
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "UPLOAD_FOLDER": str(instance / "uploads"),
         "SESSION_COOKIE_HTTPONLY": True,
+        # The session cookie is sent again only when it changes, not on every poll (its lifetime runs
+        # from the last change: a seat is kept PERMANENT_SESSION_LIFETIME, 31 days).
+        "SESSION_REFRESH_EACH_REQUEST": False,
         "SESSION_COOKIE_SECURE": production and os.environ.get("AUTHORS_INSECURE_COOKIES") != "1",
+        # Teachers sign up freely unless ALLOW_SIGNUP=0: then only with a teacher's invitation link.
+        "ALLOW_SIGNUP": _flag(os.environ.get("ALLOW_SIGNUP"), default=True),
+        # A form's CSRF token lives as long as the session: a play screen stays open all lesson.
+        "WTF_CSRF_TIME_LIMIT": None,
     }
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    if value is None or not value.strip():
+        return default
+    return value.strip().lower() not in ("0", "false", "no", "off")
 
 
 def check_secret_key(secret: str | None) -> None:
@@ -58,3 +71,19 @@ def check_secret_key(secret: str | None) -> None:
     if secret.strip().lower() in WEAK_KEYS or len(secret) < MIN_KEY_LENGTH:
         raise ConfigError(f"SECRET_KEY looks like a default or is shorter than {MIN_KEY_LENGTH} characters; "
                           "set a long random key.")
+
+
+# The pace of play, from the environment (tests and benchmarks of a real server set them).
+PLAY_SETTINGS = {"BOT_PACE_SECONDS": float, "HAND_PAUSE_SECONDS": float, "POLL_MS": int}
+
+
+def _play_settings() -> dict:
+    settings = {}
+    for name, kind in PLAY_SETTINGS.items():
+        value = os.environ.get(f"AUTHORS_{name}")
+        if value:
+            try:
+                settings[name] = kind(value)
+            except ValueError:
+                raise ConfigError(f"AUTHORS_{name} should be a number, not {value!r}") from None
+    return settings

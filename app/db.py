@@ -1,4 +1,103 @@
-"""The database handle shared by the models (Flask-SQLAlchemy)."""
-from flask_sqlalchemy import SQLAlchemy
+"""The database handle shared by the models (Flask-SQLAlchemy), and how writers take their turn.
 
-db = SQLAlchemy()
+Every change of a table is one write transaction that starts by locking the table: `write_lock(Table,
+id)` ends whatever read transaction the request had, begins a write transaction and reads the row
+again with SELECT ... FOR UPDATE. On PostgreSQL the row lock makes a second writer of the same table
+wait until the first commits (then it reads the new version). SQLite has no row locks (FOR UPDATE
+compiles to nothing), so there the write transaction starts with BEGIN IMMEDIATE, which takes the
+database's write lock at once: writers queue up (up to the busy timeout) instead of failing half-way.
+
+For that SQLAlchemy must emit BEGIN itself: the pysqlite driver is told not to (isolation_level None)
+and a "begin" listener emits BEGIN, or BEGIN IMMEDIATE for a write transaction (the documented recipe
+for serializable isolation, savepoints and transactional DDL on SQLite). The database file runs in WAL
+mode, so readers never wait for the writer and the writer never waits for readers.
+"""
+from __future__ import annotations
+
+from flask import Flask
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event, inspect, select
+from sqlalchemy.engine import Engine
+
+WRITE = "authors_write"          # the execution option that marks a write transaction
+LOCK_TIMEOUT_MS = 10_000  # how long a writer waits for the write lock (SQLite) or a table's lock
+                          # (PostgreSQL) before giving up with a 503: config DATABASE_LOCK_TIMEOUT_MS
+
+
+class Database(SQLAlchemy):
+    def init_app(self, app: Flask) -> None:
+        uri = str(app.config.get("SQLALCHEMY_DATABASE_URI") or "")
+        lock_timeout = int(app.config.get("DATABASE_LOCK_TIMEOUT_MS", LOCK_TIMEOUT_MS))
+        if uri.startswith("postgresql"):
+            # A server that does not answer is given up on after a few seconds (a 503, not a hung worker),
+            # and a writer waits for a table's lock as long as a SQLite writer waits for its file.
+            options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+            connect_args = dict(options.get("connect_args") or {})
+            connect_args.setdefault("connect_timeout", 5)
+            connect_args.setdefault("options", f"-c lock_timeout={lock_timeout}")
+            options["connect_args"] = connect_args
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+        elif uri.startswith("sqlite"):  # a file on this machine: no connection goes stale, nothing to ping
+            options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+            options["pool_pre_ping"] = False
+            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+        super().init_app(app)
+        with app.app_context():
+            for engine in self.engines.values():
+                if engine.dialect.name == "sqlite":
+                    _serialize_sqlite(engine, lock_timeout, app.config.get("SQLITE_SYNCHRONOUS", "FULL"))
+
+
+def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) -> None:
+    if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"SQLITE_SYNCHRONOUS is OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+    memory = engine.url.database in (None, "", ":memory:")
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, connection_record):
+        dbapi_connection.isolation_level = None  # the driver emits no BEGIN of its own
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        if not memory:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN")
+
+
+db = Database()
+
+
+def begin_write() -> None:
+    """End the session's read transaction (if any) and begin a write transaction (BEGIN IMMEDIATE on
+    SQLite). What was loaded stays loaded: the caller checks it is still current (see write_lock)."""
+    session = db.session()
+    if session.in_transaction():
+        session.expire_on_commit = False
+        try:
+            session.commit()
+        finally:
+            session.expire_on_commit = True
+    session.connection(execution_options={WRITE: True})
+
+
+def write_lock(model, ident, loaded=None):
+    """Begin a write transaction and lock one row (SELECT ... FOR UPDATE); returns the row as it is now,
+    or None when it is gone.
+
+    `loaded`, the instance as the request read it, is kept as it is when the row's version counter
+    has not moved since (every change of the row's object graph bumps it): only the version is read
+    again. Otherwise the row and its eager collections are read again."""
+    begin_write()
+    version = inspect(model).version_id_col
+    if loaded is not None and version is not None:
+        current = db.session.execute(select(version).where(model.id == ident).with_for_update()).scalar()
+        if current is None:
+            return None
+        if current == getattr(loaded, inspect(model).get_property_by_column(version).key):
+            return loaded
+    return (db.session.query(model).filter(model.id == ident).with_for_update()
+            .populate_existing().one_or_none())

@@ -40,7 +40,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
+    from .web import accounts, csrf, reports, studio
+    accounts.register(app)
+    csrf.register(app)
+    app.register_blueprint(accounts.bp)
+    app.register_blueprint(studio.bp)
+    app.register_blueprint(reports.bp)
     errors.register(app)
+    from .web import guard
+    guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
     from .web import security
 
     security.register(app)

@@ -32,7 +32,7 @@ class Table(db.Model):
     match_format = db.Column(db.String(10), nullable=False, default="hands")  # "hands" or "target"
     match_value = db.Column(db.Integer, nullable=False, default=1)
     status = db.Column(db.String(10), nullable=False, default="lobby")  # lobby, playing, finished, closed
-    teacher_hash = db.Column(db.String(64), nullable=False)
+    teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)  # who opened it
     created_at = db.Column(db.Float, nullable=False, default=_now)
     changed_at = db.Column(db.Float, nullable=False, default=_now)
     next_bot_at = db.Column(db.Float, nullable=False, default=0.0)     # a computer player may move from then
@@ -119,3 +119,97 @@ class MoveRow(db.Model):
     @property
     def data(self) -> dict[str, Any]:
         return json.loads(self.data_json)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Teachers, their invitations, their decks (issue #7)
+# ----------------------------------------------------------------------------------------------------
+class Teacher(db.Model):
+    """A teacher's account. Students never have one: they join tables by code."""
+    __tablename__ = "teachers"
+
+    id = db.Column(db.Integer, primary_key=True)
+    name = db.Column(db.String(60), nullable=False)                    # the log-in name, as typed
+    name_key = db.Column(db.String(60), nullable=False, unique=True)   # casefolded: unique
+    password_hash = db.Column(db.String(255), nullable=False)          # werkzeug.security (scrypt)
+    session_version = db.Column(db.Integer, nullable=False, default=1)  # bumped by a password change
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+    invited_by = db.Column(db.Integer, nullable=True)
+
+    # Flask-Login: the id in the session names the account and its session version, so a password
+    # change ends every other session of the account.
+    is_active = True
+    is_authenticated = True
+    is_anonymous = False
+
+    def get_id(self) -> str:
+        return f"{self.id}.{self.session_version}"
+
+
+class Invitation(db.Model):
+    """A one-use sign-up link made by a teacher; only the hash of its secret is stored."""
+    __tablename__ = "teacher_invitations"
+
+    id = db.Column(db.Integer, primary_key=True)
+    token_hash = db.Column(db.String(64), nullable=False, unique=True)
+    created_by = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+    expires_at = db.Column(db.Float, nullable=False)
+    used_at = db.Column(db.Float, nullable=True)
+    used_by = db.Column(db.Integer, nullable=True)
+
+
+class StudioDeck(db.Model):
+    """A teacher's own deck: its YAML (the deck format, checked by the one validator) and who may see it."""
+    __tablename__ = "studio_decks"
+
+    id = db.Column(db.Integer, primary_key=True)
+    owner_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)
+    shared = db.Column(db.Boolean, nullable=False, default=False)     # seen by every teacher on the server
+    yaml_text = db.Column(db.Text, nullable=False)
+    title = db.Column(db.Text, nullable=False)                         # copied from the YAML, for lists
+    language = db.Column(db.Text, nullable=False, default="en")
+    set_count = db.Column(db.Integer, nullable=False, default=0)
+    card_count = db.Column(db.Integer, nullable=False, default=0)
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+    updated_at = db.Column(db.Float, nullable=False, default=_now)
+
+    owner = db.relationship("Teacher", lazy="joined")
+
+
+class DeckSnapshot(db.Model):
+    """A studio deck as it was when a table opened with it. Tables play the snapshot, so editing or
+    deleting the deck never changes a game; `ref` (snap:<digest of the deck and its text>) is the
+    table's deck_id, the same content everywhere, so any process may cache it."""
+    __tablename__ = "deck_snapshots"
+
+    id = db.Column(db.Integer, primary_key=True)
+    ref = db.Column(db.String(80), nullable=False, unique=True)
+    studio_deck_id = db.Column(db.Integer, nullable=True, index=True)  # no foreign key: the deck may go
+    title = db.Column(db.Text, nullable=False)
+    yaml_text = db.Column(db.Text, nullable=False)
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+
+
+class RateLimit(db.Model):
+    """One key's attempts in its current window (app/services/ratelimit.py): shared by every process."""
+    __tablename__ = "rate_limits"
+
+    key = db.Column(db.String(64), primary_key=True)   # sha256 of the key's text
+    window_start = db.Column(db.Float, nullable=False)
+    count = db.Column(db.Integer, nullable=False, default=0)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Idempotency keys (issue #8)
+# ----------------------------------------------------------------------------------------------------
+class IdempotencyKey(db.Model):
+    """A request applied once: a retry with the same Idempotency-Key gets the stored answer
+    (app/services/idempotency.py). Written in the same transaction as the change it answers."""
+    __tablename__ = "idempotency_keys"
+
+    scope = db.Column(db.String(40), primary_key=True)      # what the key is for, e.g. "move:<table id>"
+    key = db.Column(db.String(200), primary_key=True)       # the client's key, as sent
+    fingerprint = db.Column(db.String(64), nullable=False)  # sha256 of who sent what: a reused key is refused
+    response_json = db.Column(db.Text, nullable=False)
+    created_at = db.Column(db.Float, nullable=False, default=_now, index=True)

@@ -11,6 +11,8 @@ import pytest
 from app import create_app
 from app.db import db
 
+from .web_support import CSRFClient
+
 SERVER_DATABASE = os.environ.get("AUTHORS_TEST_DATABASE_URL")
 DATABASE_FIXTURES = {"app", "client"}
 
@@ -36,6 +38,7 @@ def pytest_configure(config):
 def app(tmp_path, monkeypatch):
     monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    app.test_client_class = CSRFClient  # sends the CSRF token as the pages do
     yield app
     with app.app_context():
         if SERVER_DATABASE:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .web_support import for_play, open_table, seat_student
+from .web_support import for_play, open_table, seat_student, teacher_client
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ BAD_BODIES = [b"", b"null", b"[]", b"42", b'"text"', b"{", b'{"name": null}', b'
 
 
 def test_no_bad_request_is_a_500(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     student = seat_student(play_app, code, "Anna")
     seat_student(play_app, code, "Boris")
@@ -83,7 +83,7 @@ def test_no_bad_request_is_a_500(play_app):
 
 
 def test_page_forms_never_500(play_app):
-    client = play_app.test_client()
+    client = teacher_client(play_app)
     for form in ({}, {"code": ""}, {"code": "x" * 500, "name": "y" * 500}, {"code": "ACEFHK", "name": ""}):
         response = client.post("/join", data=form)
         assert 400 <= response.status_code < 500, form

@@ -16,7 +16,8 @@ from app.engine.replay import replay
 from app.models import MoveRow, Table
 from app.services import hands
 
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student
+from .web_support import CSRFClient, choose_move, deck_of, for_play, get_state, open_table, seat_student, \
+    teacher_client
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def error_of(response):
 
 def started(app, **spec):
     """A table with Anna and Boris (students) and computer players, started."""
-    teacher = app.test_client()
+    teacher = teacher_client(app)
     code = open_table(teacher, **spec)
     anna = seat_student(app, code, "Anna")
     boris = seat_student(app, code, "Boris")
@@ -141,7 +142,7 @@ def test_a_stale_move_that_is_no_longer_legal_gets_the_rules_reason(play_app):
 
 
 def test_no_moves_before_the_start_or_after_the_end(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     anna = seat_student(play_app, code, "Anna")
     early = anna.post(f"/api/tables/{code}/moves", json={"move": {"answer": None}})
@@ -277,7 +278,7 @@ def _claim_own(state, deck):
 # Polling, pace, restarts
 # ----------------------------------------------------------------------------------------------------
 def test_polling_answers_304_until_the_table_changes(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     anna = seat_student(play_app, code, "Anna")
     first = anna.get(f"/api/tables/{code}")
@@ -298,7 +299,7 @@ def test_polling_answers_304_until_the_table_changes(play_app):
 
 def test_computer_players_move_one_at_a_time_at_the_pace(app):
     app.config.update(BOT_PACE_SECONDS=30, HAND_PAUSE_SECONDS=30, DEAL_SEED=7)
-    teacher = app.test_client()
+    teacher = teacher_client(app)
     code = open_table(teacher, seats=[{"kind": "computer"}] * 3)
     teacher.post(f"/api/tables/{code}/start")
     state = get_state(teacher, code)
@@ -312,7 +313,7 @@ def test_computer_players_move_one_at_a_time_at_the_pace(app):
 
 
 def test_with_no_pace_computers_play_until_a_person_must_act(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "computer"}] * 4, match={"format": "hands", "value": 2})
     teacher.post(f"/api/tables/{code}/start")
     state = get_state(teacher, code)
@@ -331,6 +332,7 @@ def test_a_game_survives_a_restart_from_the_database(play_app, tmp_path):
     hands._games.clear()  # a new process: nothing cached
     restarted = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": play_app.config["SQLALCHEMY_DATABASE_URI"],
                             "SECRET_KEY": play_app.config["SECRET_KEY"], "BOT_PACE_SECONDS": 0})
+    restarted.test_client_class = CSRFClient
     anna = restarted.test_client()
     anna.set_cookie("session", students["Anna"].get_cookie("session").value)
     after = get_state(anna, code)
@@ -356,7 +358,7 @@ def test_two_writers_cannot_both_append_move_n(play_app):
 
 
 def test_the_record_of_a_finished_hand_is_yaml(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "computer"}] * 3)
     teacher.post(f"/api/tables/{code}/start")
     text = teacher.get(f"/api/tables/{code}/hands/1/record").get_data(as_text=True)
@@ -366,7 +368,7 @@ def test_the_record_of_a_finished_hand_is_yaml(play_app):
 
 
 def test_pass_and_play_seats_are_chosen_per_request(play_app):
-    device = play_app.test_client()
+    device = teacher_client(play_app)
     code = open_table(device, rules="classic", seats=[{"kind": "human", "here": True, "name": "Anna"},
                                                        {"kind": "human", "here": True, "name": "Boris"}])
     device.post(f"/api/tables/{code}/start")

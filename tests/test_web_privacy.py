@@ -14,7 +14,7 @@ import pytest
 from app.models import Table
 from app.services import hands
 
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student
+from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def assert_private(body, secret: set[str], titles: dict[str, str], check_titles:
 
 
 def play_and_watch(app, spec, humans, check_titles, seed):
-    teacher = app.test_client()
+    teacher = teacher_client(app)
     code = open_table(teacher, **spec)
     clients = {name: seat_student(app, code, name) for name in humans}
     teacher.post(f"/api/tables/{code}/start")
@@ -177,7 +177,7 @@ def test_literature_never_leaks_a_hand(play_app):
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_seat_state_holds_its_own_hand_only(play_app, seat):
-    device = play_app.test_client()
+    device = teacher_client(play_app)
     code = open_table(device, rules="classic", deck="authors-1861",
                       seats=[{"kind": "human", "here": True, "name": "Anna"},
                              {"kind": "human", "here": True, "name": "Boris"}])

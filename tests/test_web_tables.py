@@ -6,9 +6,10 @@ import re
 import pytest
 
 from app.models import Seat, Table
+from app.services import accounts
 from app.services.codes import CODE_ALPHABET, is_valid_code, normalize_code
 
-from .web_support import for_play, get_state, open_table, seat_student
+from .web_support import for_play, get_state, open_table, seat_student, teacher_client
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def error_of(response):
 # Opening a table
 # ----------------------------------------------------------------------------------------------------
 def test_open_a_table_gives_a_code_without_look_alikes_and_a_join_link(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     response = teacher.post("/api/tables", json={"rules": "classic", "deck": "authors-1861",
                                                   "options": {"name_the_work": True},
                                                   "seats": [{"kind": "human"}, {"kind": "computer", "bot": "random"}],
@@ -43,7 +44,7 @@ def test_open_a_table_gives_a_code_without_look_alikes_and_a_join_link(play_app)
     assert state["seats"][1]["name"] == "Computer 1" and state["seats"][0]["name"] is None
     with play_app.app_context():
         table = Table.query.filter_by(code=code).one()
-        assert len(table.teacher_hash) == 64  # only the hash of the teacher's token is stored
+        assert table.teacher_id == accounts.find_by_name("Ms Teacher").id  # the teacher's account owns it
 
 
 def test_codes_are_typed_forgivingly():
@@ -71,13 +72,13 @@ def test_codes_are_typed_forgivingly():
     ({"seats": [{}, {}, {}], "match": "three"}, '"match" is an object'),
 ])
 def test_a_table_that_cannot_be_played_is_a_400_with_the_reason(play_app, spec, message):
-    response = play_app.test_client().post("/api/tables", json=spec)
+    response = teacher_client(play_app).post("/api/tables", json=spec)
     assert response.status_code == 400
     assert message in error_of(response)["message"]
 
 
 def test_the_new_table_form_opens_a_table_and_shows_its_code_and_qr(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     page = teacher.get("/tables/new")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
@@ -103,7 +104,7 @@ def test_the_new_table_form_opens_a_table_and_shows_its_code_and_qr(play_app):
 
 
 def test_the_new_table_form_shows_a_refusal_on_the_form(play_app):
-    response = play_app.test_client().post("/tables/new", data={"rules": "standard", "seat0": "student"})
+    response = teacher_client(play_app).post("/tables/new", data={"rules": "standard", "seat0": "student"})
     assert response.status_code == 400
     assert "3 to 6 players" in response.get_data(as_text=True)
 
@@ -112,7 +113,7 @@ def test_the_new_table_form_shows_a_refusal_on_the_form(play_app):
 # Joining
 # ----------------------------------------------------------------------------------------------------
 def test_a_student_joins_by_code_and_name_and_a_refresh_finds_the_same_seat(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     student = play_app.test_client()
     response = student.post("/join", data={"code": code.lower()[:3] + "-" + code.lower()[3:], "name": " Anna  "})
@@ -132,7 +133,7 @@ def test_a_student_joins_by_code_and_name_and_a_refresh_finds_the_same_seat(play
 
 
 def test_join_refusals_are_clear(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
     seat_student(play_app, code, "Anna")
     unknown = play_app.test_client().post("/api/tables/ZZZZZZ/join", json={"name": "Boris"})
@@ -155,7 +156,7 @@ def test_join_refusals_are_clear(play_app):
 
 
 def test_a_computer_yields_its_seat_before_play_but_not_after(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}])
     seat_student(play_app, code, "Anna")
     seat_student(play_app, code, "Boris")  # takes Computer 1's seat
@@ -171,7 +172,7 @@ def test_a_computer_yields_its_seat_before_play_but_not_after(play_app):
 # The teacher's controls
 # ----------------------------------------------------------------------------------------------------
 def test_only_the_teacher_manages_a_table(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     anna = seat_student(play_app, code, "Anna")
     for method, url, body in [("post", "start", None), ("post", "close", None),
@@ -183,7 +184,7 @@ def test_only_the_teacher_manages_a_table(play_app):
 
 
 def test_start_needs_every_seat_filled(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     response = teacher.post(f"/api/tables/{code}/start")
     assert response.status_code == 409 and "Seat 0 is still empty" in error_of(response)["message"]
@@ -195,7 +196,7 @@ def test_start_needs_every_seat_filled(play_app):
 
 
 def test_rename_remove_and_computer_in_the_lobby(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     anna = seat_student(play_app, code, "Anna")
     seat_student(play_app, code, "Boris")
@@ -223,7 +224,7 @@ def test_rename_remove_and_computer_in_the_lobby(play_app):
 
 
 def test_a_rename_during_play_rewrites_the_log_and_the_game_goes_on(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}])
     anna = seat_student(play_app, code, "Anna")
     teacher.post(f"/api/tables/{code}/start")
@@ -236,7 +237,7 @@ def test_a_rename_during_play_rewrites_the_log_and_the_game_goes_on(play_app):
 
 
 def test_removing_a_player_during_play_leaves_the_seat_for_someone_else_or_a_computer(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}])
     anna = seat_student(play_app, code, "Anna")
     seat_student(play_app, code, "Boris")
@@ -253,7 +254,7 @@ def test_removing_a_player_during_play_leaves_the_seat_for_someone_else_or_a_com
 
 
 def test_close_takes_the_table_off_the_overview(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher, name="Room 12")
     listing = teacher.get("/api/tables").get_json()["tables"]
     assert [t["code"] for t in listing] == [code] and listing[0]["name"] == "Room 12"
@@ -267,7 +268,7 @@ def test_close_takes_the_table_off_the_overview(play_app):
 # Pages
 # ----------------------------------------------------------------------------------------------------
 def test_every_page_renders_without_inline_scripts(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     anna = seat_student(play_app, code, "Anna")
     pages = [(teacher, "/tables/new"), (teacher, f"/t/{code}"), (teacher, f"/t/{code}/projector"),
@@ -289,7 +290,7 @@ def test_pages_of_unknown_tables_are_404_pages(play_app):
 
 
 def test_the_play_page_sends_a_stranger_to_the_join_form(play_app):
-    teacher = play_app.test_client()
+    teacher = teacher_client(play_app)
     code = open_table(teacher)
     stranger = play_app.test_client()
     response = stranger.get(f"/t/{code}/play")

@@ -1,8 +1,11 @@
-"""Helpers for the web tests: open a table, seat students (one test client each), pick legal moves
-from a seat's state as a screen would."""
+"""Helpers for the web tests: a test client that sends the CSRF token, teachers logged in, open a
+table, seat students (one test client each), pick legal moves from a seat's state as a screen would."""
 from __future__ import annotations
 
 import random
+
+from flask.testing import FlaskClient
+from werkzeug.datastructures import Headers
 
 FOUR_SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}]
 
@@ -11,6 +14,57 @@ def for_play(app):
     """The test app with computer players moving at once and a fixed deal seed."""
     app.config.update(BOT_PACE_SECONDS=0, HAND_PAUSE_SECONDS=0, DEAL_SEED=7)
     return app
+
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
+TEACHER_PASSWORD = "a long classroom password"
+_teacher_hash: list[str] = []  # hashed once per test run: scrypt is slow on purpose
+
+
+class CSRFClient(FlaskClient):
+    """A test client that sends its session's CSRF token (X-CSRFToken) with every request that changes
+    something, as the pages' forms and scripts do. `app.test_client(csrf=False)` leaves it out."""
+
+    def __init__(self, *args, csrf: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.csrf = csrf
+
+    def csrf_token(self) -> str:
+        return self.get("/api/csrf-token").get_json()["csrf_token"]
+
+    def open(self, *args, **kwargs):
+        method = str(kwargs.get("method", "GET")).upper()
+        if self.csrf and method not in SAFE_METHODS:
+            headers = Headers(kwargs.get("headers") or {})
+            if "X-CSRFToken" not in headers:
+                headers["X-CSRFToken"] = self.csrf_token()
+            kwargs["headers"] = headers
+        return super().open(*args, **kwargs)
+
+
+def make_teacher(app, name: str = "Ms Teacher") -> str:
+    """A teacher's account (password TEACHER_PASSWORD); returns its Flask-Login id."""
+    from app.services import accounts
+
+    if not _teacher_hash:
+        _teacher_hash.append(accounts.hash_password(TEACHER_PASSWORD))
+    with app.app_context():
+        teacher = accounts.find_by_name(name) or accounts.create_teacher(name, None, password_hash=_teacher_hash[0])
+        return teacher.get_id()
+
+
+def log_in(client, app, name: str = "Ms Teacher"):
+    """Log the client in as this teacher (made if needed) without the log-in form's password check."""
+    user_id = make_teacher(app, name)
+    with client.session_transaction() as session:
+        session["_user_id"] = user_id
+        session["_fresh"] = True
+    return client
+
+
+def teacher_client(app, name: str = "Ms Teacher"):
+    """A new test client logged in as a teacher: opening tables needs one."""
+    return log_in(app.test_client(), app, name)
 
 
 def open_table(client, **spec):

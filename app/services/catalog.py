@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import lru_cache
 from typing import Any
 
-from ..decks import builtin_decks
+import yaml
+
+from ..decks import Deck, builtin_decks, load_deck_text
 from ..engine.bots import BOTS
 from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, Options
 
@@ -67,12 +70,57 @@ def option_choices(name: str) -> tuple[str, ...] | None:
     return {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO}.get(name)
 
 
-def catalog() -> dict[str, Any]:
-    """Everything the new-table form (and an API client) needs, with a line of explanation each."""
+SNAPSHOT_PREFIX = "snap:"  # a table's studio deck, frozen when the table opened (models.DeckSnapshot)
+
+
+def deck_by_ref(ref: str) -> Deck:
+    """The deck a table plays: a built-in deck's id, or a studio deck's snapshot. KeyError when none."""
+    decks = builtin_decks()
+    if ref in decks:
+        return decks[ref]
+    if isinstance(ref, str) and ref.startswith(SNAPSHOT_PREFIX):
+        return _snapshot_deck(ref)
+    raise KeyError(ref)
+
+
+@lru_cache(maxsize=128)
+def _snapshot_deck(ref: str) -> Deck:
+    # A snapshot's ref is a digest of its text: the same ref is the same deck in every process.
+    from ..models import DeckSnapshot
+
+    row = DeckSnapshot.query.filter_by(ref=ref).one_or_none()
+    if row is None:
+        raise KeyError(ref)
+    return load_deck_text(row.yaml_text, source=f"<{ref}>")
+
+
+def header_deck(value: Any) -> Deck:
+    """The deck of a hand's record header: a deck id, or the deck written out (a studio deck)."""
+    if isinstance(value, dict):
+        return _inline_deck(yaml.safe_dump(value, allow_unicode=True, sort_keys=False))
+    return deck_by_ref(value)
+
+
+@lru_cache(maxsize=64)
+def _inline_deck(text: str) -> Deck:
+    return load_deck_text(text, source="<record>")
+
+
+def catalog(teacher_id: int | None = None) -> dict[str, Any]:
+    """Everything the new-table form (and an API client) needs, with a line of explanation each: the
+    built-in decks, and for a teacher their own studio decks and those the other teachers share."""
     decks = sorted(builtin_decks().values(), key=lambda deck: deck.title.casefold())
+    deck_rows = [{"id": d.id, "title": d.title, "language": d.language, "sets": len(d.sets),
+                  "cards": d.card_count, "source": "built-in"} for d in decks]
+    if teacher_id is not None:
+        from . import studio
+
+        deck_rows += [{"id": studio.ref_of(row), "title": row.title, "language": row.language,
+                       "sets": row.set_count, "cards": row.card_count,
+                       "source": "yours" if row.owner_id == teacher_id else "shared",
+                       "owner": row.owner.name} for row in studio.visible(teacher_id)]
     return {
-        "decks": [{"id": d.id, "title": d.title, "language": d.language, "sets": len(d.sets),
-                   "cards": d.card_count} for d in decks],
+        "decks": deck_rows,
         "presets": [{"id": name, "help": PRESET_HELP.get(name, ""), "default_deck": DEFAULT_DECKS.get(name),
                      "options": PRESETS[name].to_dict()} for name in PRESETS],
         "options": [{"name": name, "kind": option_kind(name), "choices": option_choices(name),

@@ -34,8 +34,8 @@ def token_hash(token: str) -> str:
 
 
 def token_matches(token: str | None, stored_hash: str | None) -> bool:
-    if not token or not stored_hash:
-        return False
+    if not isinstance(token, str) or not token or not stored_hash:
+        return False  # (a session holds whatever was put in it: only text can be a token)
     return hmac.compare_digest(token_hash(token), stored_hash)
 
 

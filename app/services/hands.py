@@ -3,6 +3,11 @@
 A hand is stored as its record header (the deal as it fell) and its move rows. The Game is rebuilt by
 replaying them; a process keeps the games it has built and only replays the rows it has not seen, so
 any number of workers can serve one table: the database is the truth.
+
+Every move (a person's or a computer player's) is one write transaction that begins by locking the
+table (app/db.py: SELECT ... FOR UPDATE on PostgreSQL, BEGIN IMMEDIATE on SQLite) and then looks again:
+moves from every process and thread are applied one after the other, each against the version it
+names. The lock of a hand's cached game is taken only after the table's lock.
 """
 from __future__ import annotations
 
@@ -17,8 +22,7 @@ from flask import current_app
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..db import db
-from ..decks import get_deck
+from ..db import db, write_lock
 from ..engine.bots import BOTS, make_bot
 from ..engine.events import Event
 from ..engine.game import Game
@@ -26,7 +30,9 @@ from ..engine.moves import IllegalMove, Move
 from ..engine.options import make_options
 from ..engine.record import Record, record_of
 from ..models import Hand, MoveRow, Seat, Table
-from .errors import Conflict, Refused
+from . import idempotency
+from .catalog import deck_by_ref, header_deck
+from .errors import Conflict, NotFound, Refused, ServiceError
 from .moves import move_from_row, move_to_row
 
 MAX_BOT_STEPS = 5000   # with no pace (tests), computer players move until a person must act
@@ -34,17 +40,30 @@ MAX_HANDS = 50         # a first-to-N match ends here whatever the scores
 
 DEFAULTS = {"BOT_PACE_SECONDS": 1.0, "HAND_PAUSE_SECONDS": 4.0, "POLL_MS": 1000, "DEAL_SEED": None}
 
-_lock = threading.RLock()      # one game object is never changed by two threads at once
+_stripes = [threading.RLock() for _ in range(64)]  # a hand's game is never changed by two threads at once
+_registry = threading.Lock()                          # guards the caches' bookkeeping
 _games: dict[tuple[str, int], tuple[tuple, Game]] = {}
 _bots: dict[tuple, list] = {}   # (hand, its stamp, seat, strength) -> [bot, events seen]
+_turns: dict[tuple[str, int], tuple] = {}  # table -> (version, hand, whose turn): a poll's shortcut
 
 
 def setting(name: str) -> Any:
     return current_app.config.get(name, DEFAULTS[name])
 
 
-def lock() -> threading.RLock:
-    return _lock
+def lock(hand: Hand) -> threading.RLock:
+    """The lock of one hand's cached game (one of 64 stripes). Take it only after the table's write lock,
+    never the other way round: whoever holds it must never wait for the database. So the session gets
+    its connection (from the pool, which may be busy) here, before the lock is taken."""
+    db.session.connection()
+    return _stripes[hash(_key(hand)) % len(_stripes)]
+
+
+def _remember(cache: dict, key, value, limit: int) -> None:
+    with _registry:
+        cache[key] = value
+        while len(cache) > limit:
+            cache.pop(next(iter(cache)))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -52,7 +71,7 @@ def lock() -> threading.RLock:
 # ----------------------------------------------------------------------------------------------------
 def game_from_header(header: dict[str, Any]) -> Game:
     options = make_options(header["rules"], header.get("options") or {})
-    return Game(get_deck(header["deck"]), options, header["players"], dealer=header.get("dealer"),
+    return Game(header_deck(header["deck"]), options, header["players"], dealer=header.get("dealer"),
                 teams=header.get("teams"), hands=header.get("hands"), stock=header.get("stock"),
                 rules=header["rules"])
 
@@ -68,13 +87,11 @@ def _stamp(hand: Hand) -> tuple:
 
 def game_of(hand: Hand) -> Game:
     """The hand's game with every stored move applied (cached per process, caught up from the log)."""
-    with _lock:
+    with lock(hand):
         cached = _games.get(_key(hand))
         if cached is None or cached[0] != _stamp(hand):
             game = game_from_header(hand.header)
-            _games[_key(hand)] = (_stamp(hand), game)
-            if len(_games) > 512:
-                _games.pop(next(iter(_games)))
+            _remember(_games, _key(hand), (_stamp(hand), game), 512)
         else:
             game = cached[1]
         rows = (MoveRow.query.filter(MoveRow.hand_id == hand.id, MoveRow.seq >= len(game.moves))
@@ -88,7 +105,7 @@ def game_of(hand: Hand) -> Game:
 
 
 def evict(hand: Hand) -> None:
-    with _lock:
+    with _registry:
         _games.pop(_key(hand), None)
 
 
@@ -111,18 +128,20 @@ def _deal_seed(table: Table, number: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def deal(table: Table) -> Hand:
-    """Deal the next hand of the match; the deal rotates one seat to the left each hand."""
+def deal(table: Table, wait: float = 0.0) -> Hand:
+    """Deal the next hand of the match; the deal rotates one seat to the left each hand. A computer
+    player who is to ask first may do so `wait` seconds from now."""
     names = [seat.name for seat in table.seats]
     number = len(table.hands) + 1
     dealer = names[(len(names) - 1 + number - 1) % len(names)]
     options = make_options(table.rules, table.overrides)
-    game = Game(get_deck(table.deck_id), options, names, dealer=dealer, seed=_deal_seed(table, number),
+    game = Game(deck_by_ref(table.deck_id), options, names, dealer=dealer, seed=_deal_seed(table, number),
                 rules=table.rules)
     header = record_of(game).to_dict()
     header.pop("moves", None)
     hand = Hand(number=number, header_json=json.dumps(header, ensure_ascii=False))
     table.hands.append(hand)
+    table.next_bot_at = time.time() + wait if _computer_turn(table, game) else NO_COMPUTER
     return hand
 
 
@@ -169,8 +188,9 @@ def match_winners(table: Table) -> list[str]:
 # ----------------------------------------------------------------------------------------------------
 # Moves
 # ----------------------------------------------------------------------------------------------------
-def _commit_move(table: Table, hand: Hand, game: Game, move: Move) -> list[Event]:
-    """Apply a move and store it in one transaction; the next hand is dealt when this one ends."""
+def _commit_move(table: Table, hand: Hand, game: Game, move: Move, before_commit=None) -> list[Event]:
+    """Apply a move and store it in the caller's write transaction (which holds the table's lock), then
+    commit; the next hand is dealt when this one ends. `before_commit(events)` adds to the transaction."""
     try:
         events = game.apply(move)
     except IllegalMove as refusal:
@@ -180,45 +200,96 @@ def _commit_move(table: Table, hand: Hand, game: Game, move: Move) -> list[Event
         db.session.add(MoveRow(hand_id=hand.id, seq=len(game.moves) - 1,
                                data_json=json.dumps(move_to_row(move), ensure_ascii=False), played_at=now))
         table.touch()
-        table.next_bot_at = now + setting("BOT_PACE_SECONDS")
+        table.next_bot_at = now + setting("BOT_PACE_SECONDS") if _computer_turn(table, game) else NO_COMPUTER
         if game.finished:
             hand.result_json = json.dumps(hand_result(game), ensure_ascii=False)
             if match_over(table):
                 table.status = "finished"
             else:
-                deal(table)
-                table.next_bot_at = now + setting("HAND_PAUSE_SECONDS")
-        db.session.commit()
+                deal(table, wait=setting("HAND_PAUSE_SECONDS"))
+        if before_commit is not None:
+            before_commit(events)
+        _commit_keeping_state()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         evict(hand)
         raise Conflict("The table changed at the same moment; look again and choose again.",
                        code="stale-version") from None
-    except Exception:
+    except BaseException:
         db.session.rollback()
         evict(hand)
         raise
     return events
 
 
-def play(table: Table, seat: Seat, move: Move, expected_version: int | None) -> list[Event]:
-    """A person's move from their seat. Returns the events it caused (the engine's, unfiltered)."""
-    if table.status == "lobby":
-        raise Conflict("The game has not started yet; wait for the teacher to start it.", code="not-started")
-    if table.status != "playing":
-        raise Conflict("This match is over; no more moves can be made.", code="game-over")
-    with _lock:
+def _commit_keeping_state() -> None:
+    """Commit, keeping what was loaded: the table was locked and written by this transaction, so it is
+    current as it stands, and the answer that follows needs no second reading of it."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+
+
+def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
+         key: str | None = None, fingerprint: str = "") -> tuple[list[dict], bool]:
+    """A person's move from their seat, in one write transaction that holds the table's lock, so moves
+    from every process and thread are applied one after the other, each against the version it names.
+
+    With an idempotency `key`, the move is stored with its answer: a retry with the same key gets that
+    answer again and changes nothing. Returns the move's events as the seat saw them, and whether they
+    are the stored answer to an earlier try."""
+    seat_id, seat_token, seat_name = seat.id, seat.token_hash, seat.name
+    try:
+        table = write_lock(Table, table.id, loaded=table)
+        if table is None:
+            raise NotFound("This table is gone.", code="unknown-code")
+        scope = f"move:{table.id}"
+        if key is not None:
+            stored = idempotency.find(scope, key, fingerprint)
+            if stored is not None:
+                db.session.rollback()
+                return stored["result"], True
+        seat = next((s for s in table.seats if s.id == seat_id), None)
+        if seat is None or seat.token_hash != seat_token or seat.name != seat_name:
+            raise Conflict("Your seat changed at the same moment (the teacher moved or renamed someone); "
+                           "look again.", code="stale-version")
+        if table.status == "lobby":
+            raise Conflict("The game has not started yet; wait for the teacher to start it.", code="not-started")
+        if table.status != "playing":
+            raise Conflict("This match is over; no more moves can be made.", code="game-over")
         hand = table.current_hand
-        game = game_of(hand)
-        if expected_version is not None and expected_version != table.version:
-            refusal = game.check(move)
-            wrap = (f"The table has moved on since your screen was drawn (version {expected_version}, now "
-                    f"{table.version})" + (" ({reason})" if refusal else "") + "; look again and choose again.")
-            raise Conflict(wrap.format(reason=refusal.message if refusal else ""),
-                           code=refusal.code if refusal else "stale-version", refusal=refusal, wrap=wrap)
-        events = _commit_move(table, hand, game, move)
+        with lock(hand):
+            game = game_of(hand)
+            if expected_version is not None and expected_version != table.version:
+                refusal = game.check(move)
+                wrap = (f"The table has moved on since your screen was drawn (version {expected_version}, now "
+                        f"{table.version})" + (" ({reason})" if refusal else "") + "; look again and choose again.")
+                raise Conflict(wrap.format(reason=refusal.message if refusal else ""),
+                               code=refusal.code if refusal else "stale-version", refusal=refusal, wrap=wrap)
+            result: list[dict] = []
+
+            def keep_answer(events: list[Event]) -> None:
+                result.extend(event.seen_by(seat_name) for event in events)
+                if key is not None:
+                    idempotency.store(scope, key, fingerprint, {"result": result})
+
+            _commit_move(table, hand, game, move, before_commit=keep_answer)
+    except ServiceError:
+        db.session.rollback()
+        raise
     advance(table)
-    return events
+    return result, False
+
+
+NO_COMPUTER = 1e12  # next_bot_at while a person is to move: no computer player may move before a change
+
+
+def _computer_turn(table: Table, game: Game) -> bool:
+    actor = game.turn
+    return game.finished or any(s.kind == "computer" and s.name == actor for s in table.seats)
 
 
 def _bot_for(seat: Seat, hand: Hand, game: Game):
@@ -232,9 +303,7 @@ def _bot_for(seat: Seat, hand: Hand, game: Game):
     if cached is None or cached[1] > len(game.events):
         digest = hashlib.sha256(f"{hand.header_json}:{seat.position}".encode()).digest()
         cached = [make_bot(name, int.from_bytes(digest[:4], "big")), 0]
-        _bots[key] = cached
-        if len(_bots) > 1024:
-            _bots.pop(next(iter(_bots)))
+        _remember(_bots, key, cached, 1024)
     bot, seen = cached
     new_events = game.events[seen:]
     if new_events:
@@ -245,27 +314,54 @@ def _bot_for(seat: Seat, hand: Hand, game: Game):
     return bot
 
 
+def _turn(table: Table) -> str | None:
+    """Whose turn it is: remembered per table version, so a poll of an unchanged table reads no moves."""
+    hand = table.current_hand
+    if hand is None:
+        return None
+    cache_key = (str(db.engine.url), table.id)
+    stamp = (table.version, hand.id, hand.started_at)
+    cached = _turns.get(cache_key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    with lock(hand):
+        actor = game_of(hand).turn
+    _remember(_turns, cache_key, (stamp, actor), 4096)
+    return actor
+
+
+def _bot_due(table: Table, now: float) -> Seat | None:
+    """The computer player who may move now, if any."""
+    if table.status != "playing" or now < table.next_bot_at:
+        return None
+    actor = _turn(table)
+    seat = next((s for s in table.seats if s.name == actor), None) if actor else None
+    return seat if seat is not None and seat.kind == "computer" else None
+
+
 def advance(table: Table, now: float | None = None) -> int:
     """Let computer players move: one move once the pace has passed (every move with no pace).
 
-    Called on every poll, by any worker: two workers racing for the same move both try to store
-    move N, the database keeps one, and the other simply stops."""
-    if table.status != "playing":
-        return 0
+    Called on every poll, by any worker. A computer's move is a write like a person's: it takes the
+    table's lock and looks again, so of two workers that both see a computer player due, the second
+    finds the move made (and the pace started again) and does nothing."""
     pace = setting("BOT_PACE_SECONDS")
     limit = 1 if pace > 0 else MAX_BOT_STEPS
     steps = 0
-    while steps < limit and table.status == "playing":
-        if (now or time.time()) < table.next_bot_at:
+    while steps < limit:
+        clock = time.time() if now is None else now
+        if _bot_due(table, clock) is None:
             break
-        with _lock:
-            hand = table.current_hand
+        locked = write_lock(Table, table.id, loaded=table)
+        seat = _bot_due(locked, clock) if locked is not None else None
+        if seat is None:
+            db.session.rollback()
+            break
+        table = locked
+        hand = table.current_hand
+        with lock(hand):
             game = game_of(hand)
-            actor = game.turn
-            seat = next((s for s in table.seats if s.name == actor), None) if actor else None
-            if seat is None or seat.kind != "computer":
-                break
-            move = _bot_for(seat, hand, game).choose(game.view(actor))
+            move = _bot_for(seat, hand, game).choose(game.view(seat.name))
             try:
                 _commit_move(table, hand, game, move)
             except Conflict:
@@ -317,8 +413,8 @@ def rename_in_result(result: dict, old: str, new: str) -> dict:
 
 def rename_player(table: Table, old: str, new: str) -> None:
     """Rewrite every hand of the table so `old` is called `new` (in the caller's transaction)."""
-    with _lock:
-        for hand in table.hands:
+    for hand in table.hands:
+        with lock(hand):
             hand.header_json = json.dumps(rename_in_header(hand.header, old, new), ensure_ascii=False)
             if hand.result_json:
                 hand.result_json = json.dumps(rename_in_result(hand.result, old, new), ensure_ascii=False)

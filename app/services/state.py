@@ -11,19 +11,19 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from ..decks import get_deck
 from ..engine.decks import deck_for
 from ..engine.options import make_options
 from ..engine.views import PlayerView
 from ..models import Seat, Table
 from . import hands
+from .catalog import deck_by_ref
 
 PRIMARY = ("ask", "answer", "claim", "pass")  # the first event of every move
 
 
 @lru_cache(maxsize=64)
 def _deck_played(deck_id: str, rules: str, options_json: str):
-    return deck_for(get_deck(deck_id), make_options(rules, json.loads(options_json)))
+    return deck_for(deck_by_ref(deck_id), make_options(rules, json.loads(options_json)))
 
 
 def played_deck(table: Table):
@@ -121,7 +121,7 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
     poll = int(hands.setting("POLL_MS"))
     hand = table.current_hand
     if hand is not None:
-        with hands.lock():
+        with hands.lock(hand):
             game = hands.game_of(hand)
             name = seat.name if seat is not None and seat.name in game.players else None
             view = game.view(name) if name else game.public_view()
@@ -144,7 +144,7 @@ def overview(tables: list[Table]) -> list[dict[str, Any]]:
         row["turn"] = row["scores"] = None
         hand = table.current_hand
         if hand is not None and table.status == "playing":
-            with hands.lock():
+            with hands.lock(hand):
                 view = hands.game_of(hand).public_view()
             row["turn"], row["scores"] = view.turn, dict(view.scores)
         rows.append(row)

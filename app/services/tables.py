@@ -8,13 +8,12 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..db import db
-from ..decks import builtin_decks
+from ..db import db, write_lock
 from ..engine.bots import BOTS
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..models import Seat, Table
-from . import hands
+from . import hands, studio
 from .codes import clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, token_hash, \
     token_matches
 from .errors import BadRequest, Conflict, Forbidden, NotFound
@@ -37,6 +36,15 @@ def find(code: str) -> Table:
     return table
 
 
+def locked(table: Table) -> Table:
+    """The table as it is now, locked until this transaction ends: every change of a table starts here,
+    so changes from any process are made one after the other (app/db.py)."""
+    current = write_lock(Table, table.id, loaded=table)
+    if current is None:
+        raise NotFound("This table is gone.", code="unknown-code")
+    return current
+
+
 def _commit(what: str = "The table changed at the same moment; try again.") -> None:
     try:
         db.session.commit()
@@ -56,12 +64,13 @@ def seat_at(table: Table, position: Any) -> Seat:
     raise NotFound(f"This table has no seat {position}.", code="unknown-seat")
 
 
-def is_teacher(table: Table, token: str | None) -> bool:
-    return token_matches(token, table.teacher_hash)
+def is_teacher(table: Table, teacher_id: int | None) -> bool:
+    """Whether this teacher account opened the table (only they manage it)."""
+    return teacher_id is not None and table.teacher_id == teacher_id
 
 
-def require_teacher(table: Table, token: str | None) -> None:
-    if not is_teacher(table, token):
+def require_teacher(table: Table, teacher_id: int | None) -> None:
+    if not is_teacher(table, teacher_id):
         raise Forbidden("Only the teacher who opened this table can do that.", code="not-teacher")
 
 
@@ -95,16 +104,15 @@ def _computer_name(taken: set[str]) -> str:
     return f"Computer {n}"
 
 
-def create(spec: Any) -> tuple[Table, str, dict[int, str]]:
-    """Open a table. Returns it, the teacher's token and the tokens of the seats played on this device."""
+def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
+    """Open a table for this teacher. Returns it and the tokens of the seats played on this device."""
     if not isinstance(spec, dict):
         raise BadRequest("a table is described by an object with rules, deck, options, seats and match")
     rules = spec.get("rules") or "standard"
     if rules not in PRESETS:
         raise BadRequest(f'unknown rules "{rules}"; choose one of {", ".join(PRESETS)}')
-    deck_id = spec.get("deck") or DEFAULT_DECKS.get(rules, "standard-52")
-    if not isinstance(deck_id, str) or deck_id not in builtin_decks():
-        raise BadRequest(f'unknown deck "{deck_id}"; choose one of {", ".join(sorted(builtin_decks()))}')
+    deck_ref = spec.get("deck") or DEFAULT_DECKS.get(rules, "standard-52")
+    deck = studio.deck_for_table(deck_ref, teacher_id)  # a built-in deck, or a studio deck the teacher sees
     overrides = spec.get("options") or {}
     if not isinstance(overrides, dict):
         raise BadRequest('"options" is an object of option names and values')
@@ -163,7 +171,7 @@ def create(spec: Any) -> tuple[Table, str, dict[int, str]]:
         seat.name_key = name_key(seat.name) if seat.name else None
 
     try:
-        Game(builtin_decks()[deck_id], options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
+        Game(deck, options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
     except SetupError as exc:
         raise BadRequest(f"this table cannot be played: {exc}") from None
 
@@ -178,17 +186,17 @@ def create(spec: Any) -> tuple[Table, str, dict[int, str]]:
     else:
         raise BadRequest(f'the match format is "hands" or "target", not "{fmt}"')
 
-    teacher_token = new_token()
+    deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
     for _ in range(20):
         code = new_code()
         if Table.query.filter_by(code=code).first() is None:
             break
     table = Table(code=code, name=name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=fmt, match_value=value,
-                  teacher_hash=token_hash(teacher_token), seats=seats)
+                  teacher_id=teacher_id, seats=seats)
     db.session.add(table)
     _commit("Could not open the table; try again.")
-    return table, teacher_token, here
+    return table, here
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -203,6 +211,7 @@ def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -
 
 def join(table: Table, name: Any) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token."""
+    table = locked(table)
     if table.status in ("finished", "closed"):
         raise Conflict("This table's match is over; ask your teacher for a new code.", code="table-closed")
     try:
@@ -230,6 +239,7 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
 # The teacher's controls
 # ----------------------------------------------------------------------------------------------------
 def rename(table: Table, position: Any, new_name: Any) -> Seat:
+    table = locked(table)
     seat = seat_at(table, position)
     try:
         new_name = clean_name(new_name)
@@ -250,6 +260,7 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
 def remove_player(table: Table, position: Any) -> Seat:
     """The student leaves the seat. Before play the seat is free again; during play it keeps the name
     for the game and waits for a student to join or for a computer player."""
+    table = locked(table)
     seat = seat_at(table, position)
     if seat.kind != "human" or seat.token_hash is None:
         raise Conflict(f"Seat {seat.position} has no player to remove.", code="seat-empty")
@@ -263,6 +274,7 @@ def remove_player(table: Table, position: Any) -> Seat:
 
 def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
     """Put a computer player in a seat (any time), or before play free a computer's seat for a student."""
+    table = locked(table)
     seat = seat_at(table, position)
     if kind == "computer":
         bot = bot or "random"
@@ -274,6 +286,7 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
             seat.name = _computer_name(taken)
             seat.name_key = name_key(seat.name)
         seat.kind, seat.bot, seat.token_hash = "computer", bot, None
+        table.next_bot_at = min(table.next_bot_at, time.time() + hands.setting("BOT_PACE_SECONDS"))
         if old and old != seat.name:
             hands.rename_player(table, old, seat.name)
     elif kind == "human":
@@ -291,20 +304,21 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
 
 
 def start(table: Table) -> None:
+    table = locked(table)
     if table.status != "lobby":
         raise Conflict("This table has already started.", code="already-started")
     empty = [seat.position for seat in table.seats if not seat.name]
     if empty:
         raise Conflict(f"Seat {empty[0]} is still empty: wait for a student to join, or put a computer "
                        "player in it.", code="seat-empty")
-    hands.deal(table)
+    hands.deal(table, wait=hands.setting("BOT_PACE_SECONDS"))
     table.status = "playing"
-    table.next_bot_at = time.time() + hands.setting("BOT_PACE_SECONDS")
     table.touch()
     _commit()
 
 
 def close(table: Table) -> None:
+    table = locked(table)
     if table.status == "closed":
         return
     table.status = "closed"
@@ -312,6 +326,7 @@ def close(table: Table) -> None:
     _commit()
 
 
-def open_tables(limit: int = 100) -> list[Table]:
-    return (Table.query.filter(Table.status.in_(OPEN_STATUSES)).order_by(Table.created_at.desc())
-            .limit(limit).all())
+def open_tables(teacher_id: int, limit: int = 100) -> list[Table]:
+    """The teacher's open tables, the newest first."""
+    return (Table.query.filter(Table.status.in_(OPEN_STATUSES), Table.teacher_id == teacher_id)
+            .order_by(Table.created_at.desc(), Table.id.desc()).limit(limit).all())

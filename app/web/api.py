@@ -4,12 +4,13 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, jsonify, request, url_for
+from flask_login import current_user, login_required
 
-from ..services import hands, state, tables
+from ..services import hands, idempotency, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..services.moves import move_from_json
-from . import seating
+from . import polling, seating
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -61,16 +62,18 @@ def openapi():
 
 @bp.get("/catalog")
 def get_catalog():
-    return jsonify(catalog())
+    """Decks (built-in; for a teacher also their studio decks and the shared ones), rules, options."""
+    return jsonify(catalog(seating.teacher_id()))
 
 
 @bp.get("/tables")
+@login_required
 def list_tables():
-    """The teacher's overview: every open table with its players and scores."""
-    rows = tables.open_tables()
+    """The teacher's overview: each open table of theirs with its players and scores."""
+    rows = tables.open_tables(current_user.id)
     for table in rows:
         hands.advance(table)
-    etag = "o-" + "-".join(f"{t.id}.{t.version}" for t in rows)
+    etag = f"o{current_user.id}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
     data = state.overview(rows)
@@ -82,9 +85,9 @@ def list_tables():
 
 
 @bp.post("/tables")
+@login_required
 def create_table():
-    table, teacher_token, here = tables.create(json_body())
-    seating.remember_teacher(table.code, teacher_token)
+    table, here = tables.create(json_body(), current_user.id)
     for position, token in here.items():
         seating.remember_seat(table.code, position, token)
     response = jsonify(_state(table))
@@ -108,13 +111,15 @@ def _fresh(response: Response, etag: str) -> Response:
 @bp.get("/tables/<code>")
 def table_state(code: str):
     """The table as this browser may see it: a seat's view, or the public view. ETag: the version."""
+    unchanged = polling.not_modified_etag(code)
+    if unchanged:
+        return _not_modified(unchanged)
     table = tables.find(code)
     hands.advance(table)
     seat = seating.requested_seat(table, request.args.get("seat"))
     held = sorted(seating.held_seats(table))
     teacher = seating.is_teacher(table)
-    etag = f"t{table.id}-v{table.version}-s{seat.position if seat else 'p'}-{int(teacher)}-" \
-           f"{'.'.join(map(str, held))}"
+    etag = polling.etag(table.id, table.version, seat.position if seat else None, teacher, held)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
     return _fresh(jsonify(_state(table, seat)), etag)
@@ -208,8 +213,13 @@ def move(code: str):
     if "move" not in body:
         raise BadRequest('send the move as "move", e.g. {"move": {"ask": "Boris", "set": "9"}}')
     played = move_from_json(body["move"], seat.name)
-    events = hands.play(table, seat, played, version)
-    return jsonify(result=[event.seen_by(seat.name) for event in events], state=_state(table, seat))
+    key = idempotency.check_key(request.headers.get("Idempotency-Key"))
+    digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
+    result, replayed = hands.play(table, seat, played, version, key=key, fingerprint=digest)
+    response = jsonify(result=result, state=_state(table, seat))
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 @bp.get("/tables/<code>/hands")

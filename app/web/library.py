@@ -3,16 +3,20 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 from flask_babel import gettext as _
+from flask_login import current_user
 
 from ..decks import builtin_decks
+from ..services import studio
 
 bp = Blueprint("library", __name__)
 
 
 @bp.get("/")
 def index():
+    """The built-in decks; for a teacher also their studio decks and those the other teachers share."""
     decks = sorted(builtin_decks().values(), key=lambda deck: deck.title.casefold())
-    return render_template("library/index.html", decks=decks)
+    studio_decks = studio.visible(current_user.id) if current_user.is_authenticated else []
+    return render_template("library/index.html", decks=decks, studio_decks=studio_decks)
 
 
 @bp.get("/decks/<deck_id>")

@@ -25,7 +25,9 @@ POSITION = {"name": "position", "in": "path", "required": True, "description": "
 NUMBER = {"name": "number", "in": "path", "required": True, "description": "The hand of the match, from 1.",
           "schema": {"type": "integer", "minimum": 1}}
 UNKNOWN = _error("There is no table with this code (`unknown-code`).")
-NOT_TEACHER = _error("Only the browser that opened the table may do this (`not-teacher`).")
+NOT_TEACHER = _error("Only the teacher who opened the table may do this (`not-teacher`).")
+LOGIN = _error("Log in as a teacher first (`login-required`).")
+CSRF = _error("The CSRF token is missing or wrong (`csrf-token`): send X-CSRFToken (GET /api/csrf-token).")
 BAD = _error("Malformed JSON or a field with a wrong value.")
 
 
@@ -44,29 +46,38 @@ def openapi_document() -> dict[str, Any]:
             "title": "Authors Classroom API",
             "version": "1",
             "description": (
-                "Tables of Authors, Go Fish and Literature. A browser's seats and the teacher's rights are "
-                "secret tokens in its session cookie; only their hashes are stored. Every answer about a "
-                "table is built from the engine's view for the requester. Errors answer "
-                '{"error": {"code", "message"}} with a 4xx status.'),
+                "Tables of Authors, Go Fish and Literature. A browser's seats are secret tokens in its "
+                "session cookie (only their hashes are stored); a teacher logs in (/login) to open tables, "
+                "and manages the tables they opened. Every POST, PATCH and DELETE carries the session's "
+                "CSRF token in an X-CSRFToken header (GET /api/csrf-token); without it the answer is 400 "
+                "`csrf-token`. Every answer about a table is built from the engine's view for the "
+                'requester. Errors answer {"error": {"code", "message"}} with a 4xx status; 429 '
+                "`too-many-attempts` (with Retry-After) after too many join codes that do not exist from one "
+                "address; 413 `too-large` for a body over the limit; 503 `database-unavailable` (with "
+                "Retry-After) while the database does not answer: nothing was changed, try again."),
         },
         "paths": {
             "/api/openapi.json": {"get": {"summary": "This document.", "responses": {"200": _json({"type": "object"})}}},
+            "/api/csrf-token": {"get": {
+                "summary": "This session's CSRF token: send it as the X-CSRFToken header of every POST, PATCH "
+                           "and DELETE.",
+                "responses": {"200": _json({"type": "object", "properties": {"csrf_token": {"type": "string"}}})}}},
             "/api/catalog": {"get": {
                 "summary": "Decks, rules presets, options (one line each), computer players and match formats.",
                 "responses": {"200": _json({"type": "object"})}}},
             "/api/tables": {
-                "get": {"summary": "The teacher's overview: every open table, its players, turn and scores.",
+                "get": {"summary": "The teacher's overview: each of their open tables, its players, turn and scores.",
                         "description": "Polled with If-None-Match; 304 when nothing changed.",
                         "responses": {"200": _json({"type": "object", "properties": {
                             "tables": {"type": "array", "items": {"type": "object"}}}}),
-                            "304": {"description": "Not modified."}}},
-                "post": {"summary": "Open a table; this browser becomes its teacher.",
+                            "304": {"description": "Not modified."}, "401": LOGIN}},
+                "post": {"summary": "Open a table (a teacher logged in); the teacher owns it.",
                          "requestBody": _body({"$ref": "#/components/schemas/NewTable"}, {
                              "rules": "standard", "deck": "standard-52", "options": {"name_the_work": True},
                              "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "computer", "bot": "random"},
                                        {"kind": "human", "name": "Vera", "here": True}],
                              "match": {"format": "hands", "value": 3}}),
-                         "responses": {"201": _json(STATE, "The new table."), "400": BAD}},
+                         "responses": {"201": _json(STATE, "The new table."), "400": BAD, "401": LOGIN}},
             },
             "/api/tables/{code}": {"get": {
                 "summary": "The table as this browser may see it (one of its seats, or the public view).",
@@ -115,8 +126,13 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "Play a move from one of this browser's seats.",
                 "description": "The move is written as in a game record, without the player: the seat plays. "
                                "With `version`, a move from a screen drawn before the last change is refused "
-                               "(409 `stale-version`, or the rule's code when the move is no longer legal).",
-                "parameters": [CODE],
+                               "(409 `stale-version`, or the rule's code when the move is no longer legal). "
+                               "With an Idempotency-Key header, a retry of the same request is applied once: it "
+                               "gets the first answer again (header `Idempotent-Replayed: true`).",
+                "parameters": [CODE, {"name": "Idempotency-Key", "in": "header", "required": False,
+                                      "description": "A new random key (a UUID) per move; send the same key "
+                                                     "when retrying it.",
+                                      "schema": {"type": "string", "minLength": 1, "maxLength": 200}}],
                 "requestBody": _body({"$ref": "#/components/schemas/MoveRequest"},
                                      {"seat": 0, "version": 12, "move": {"ask": "Boris", "set": "9"}}),
                 "responses": {
@@ -126,7 +142,9 @@ def openapi_document() -> dict[str, Any]:
                         "state": STATE}}),
                     "400": BAD, "403": _error("Not this browser's seat (`not-your-seat`)."), "404": UNKNOWN,
                     "409": _error("Refused by the rules (the engine's code: `not-your-turn`, `set-not-held` "
-                                  "...), a stale version, or the game not started/over.")}}},
+                                  "...), a stale version, or the game not started/over."),
+                    "422": _error("The Idempotency-Key was used for another request "
+                                  "(`idempotency-key-reused`).")}}},
             "/api/tables/{code}/hands": {"get": {
                 "summary": "The hands of the match, with results and record links once finished.",
                 "parameters": [CODE], "responses": {"200": _json({"type": "object"}), "404": UNKNOWN}}},
@@ -146,7 +164,8 @@ def openapi_document() -> dict[str, Any]:
             "NewTable": {"type": "object", "required": ["seats"], "properties": {
                 "name": {"type": "string"},
                 "rules": {"type": "string", "enum": list(PRESETS)},
-                "deck": {"type": "string", "description": "A deck id of the library; default: the rules' deck."},
+                "deck": {"type": "string", "description": "A deck id of the library, or studio:<number> for a "
+                         "studio deck the teacher sees (see /api/catalog); default: the rules' deck."},
                 "options": {"type": "object", "properties": option_props,
                             "description": "Overrides of the preset's options."},
                 "seats": {"type": "array", "items": {"type": "object", "properties": {

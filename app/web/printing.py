@@ -44,6 +44,12 @@ def deck_pdf(deck_id: str):
     deck = builtin_decks().get(deck_id)
     if deck is None:
         abort(404, description=f'There is no deck "{deck_id}".')
+    return pdf_response(deck, deck.id)
+
+
+def pdf_response(deck, name: str, unprintable: int = 503) -> Response:
+    """The deck's card sheets as the query asks (also used by the deck studio, where a deck the font
+    cannot print is the deck's problem: `unprintable` is then a 4xx)."""
     from ..printing.sheets import PrintOptions, render_deck
 
     paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(deck.language))
@@ -57,7 +63,7 @@ def deck_pdf(deck_id: str):
     try:
         data = render_deck(deck, options)
     except PrintError as exc:  # the server lacks a font with these glyphs: a server problem, not a bad request
-        abort(503, description=f"This deck cannot be printed on this server: {exc}")
+        abort(unprintable, description=f"This deck cannot be printed on this server: {exc}")
     response = Response(data, mimetype="application/pdf")
-    response.headers["Content-Disposition"] = f'inline; filename="{deck.id}-{paper}.pdf"'
+    response.headers["Content-Disposition"] = f'inline; filename="{name}-{paper}.pdf"'
     return response

@@ -1,12 +1,14 @@
-"""Who is asking: the seat and teacher tokens this browser holds, kept in its session cookie.
+"""Who is asking: the seat tokens this browser holds, kept in its session cookie, and the teacher
+logged in (Flask-Login): the teacher who opened a table manages it.
 
-The cookie holds the secret tokens; the database holds only their hashes. Pages and the API share
+The cookie holds the secret seat tokens; the database holds only their hashes. Pages and the API share
 these helpers, and every refusal of the services becomes a clear 4xx (JSON for the API, a page for
 people)."""
 from __future__ import annotations
 
 from flask import jsonify, render_template, request, session
 from flask_babel import gettext
+from flask_login import current_user
 
 from ..models import Seat, Table
 from ..services import tables as table_service
@@ -37,23 +39,17 @@ def remember_seat(code: str, position: int, token: str) -> None:
     _save("seats", seats)
 
 
-def remember_teacher(code: str, token: str) -> None:
-    teach = _bucket("teach")
-    teach[code] = token
-    _save("teach", teach)
-
-
-def teacher_token(code: str) -> str | None:
-    token = _bucket("teach").get(code)
-    return token if isinstance(token, str) else None
+def teacher_id() -> int | None:
+    """The logged-in teacher's account (Flask-Login), or None."""
+    return current_user.id if current_user.is_authenticated else None
 
 
 def is_teacher(table: Table) -> bool:
-    return table_service.is_teacher(table, teacher_token(table.code))
+    return table_service.is_teacher(table, teacher_id())
 
 
 def require_teacher(table: Table) -> None:
-    table_service.require_teacher(table, teacher_token(table.code))
+    table_service.require_teacher(table, teacher_id())
 
 
 def held_seats(table: Table) -> dict[int, Seat]:

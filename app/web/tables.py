@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
 
 from ..engine.options import OPTION_NAMES, PRESETS
 from ..services import tables as table_service
@@ -45,14 +46,15 @@ def spec_from_form(form) -> dict:
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
+@login_required
 def new():
-    form = request.form if request.method == "POST" else {}
+    """The new-table form (?deck=... chooses the deck, as the deck studio's Play does)."""
+    form = request.form if request.method == "POST" else {"deck": request.args.get("deck", "")}
     if request.method == "POST":
         try:
-            table, teacher_token, here = table_service.create(spec_from_form(request.form))
+            table, here = table_service.create(spec_from_form(request.form), current_user.id)
         except ServiceError as exc:
             return _new_form(form, exc.message), exc.status
-        seating.remember_teacher(table.code, teacher_token)
         for position, token in here.items():
             seating.remember_seat(table.code, position, token)
         return redirect(url_for("tables.manage", code=table.code), 303)
@@ -64,7 +66,7 @@ def _presets_defaults(name: str) -> str:
 
 
 def _new_form(form, error: str | None) -> str:
-    return render_template("tables/new.html", catalog=catalog(), form=form, error=error, seats=FORM_SEATS,
+    return render_template("tables/new.html", catalog=catalog(current_user.id), form=form, error=error, seats=FORM_SEATS,
                            default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults)
 
 
@@ -121,6 +123,7 @@ def qr(code: str):
 
 
 @bp.get("/teacher")
+@login_required
 def overview():
     return render_template("tables/overview.html")
 

@@ -8,6 +8,8 @@ import threading
 
 import pytest
 
+from ..web_support import TEACHER_PASSWORD, make_teacher
+
 CHROMIUM = os.environ.get("AUTHORS_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -32,6 +34,7 @@ def live_app(tmp_path_factory):
         else:
             os.environ["AUTHORS_INSTANCE_PATH"] = old
     assert "script-src 'self'" in app.test_client().get("/").headers["Content-Security-Policy"]
+    make_teacher(app)  # "Ms Teacher", who logs in with TEACHER_PASSWORD (the teacher_page fixture)
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -76,3 +79,19 @@ def new_page(browser):
         for page in context.pages:
             assert not getattr(page, "js_errors", []), page.js_errors
         context.close()
+
+
+@pytest.fixture
+def teacher_page(live_app, new_page):
+    """Make a page logged in as the teacher, through the log-in form: opening tables needs a teacher."""
+
+    def make(name: str = "Ms Teacher"):
+        page = new_page()
+        page.goto(f"{live_app.base_url}/login")
+        page.fill("#name", name)
+        page.fill("#password", TEACHER_PASSWORD)
+        page.click("form.account-form button[type=submit]")
+        page.wait_for_url("**/teacher")
+        return page
+
+    return make

@@ -22,7 +22,7 @@ def open_table_in_browser(page, base, seats, rules="standard", deck=""):
         if name:
             page.fill(f"input[name=seat{i}_name]", name)
     page.fill("input[name=match_value]", "1")
-    page.click("button[type=submit]")
+    page.click("#new-table button[type=submit]")
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
     return page.url.rsplit("/", 1)[1]
 
@@ -41,9 +41,9 @@ def game_now(app, code):
         return hands.game_of(table.current_hand)
 
 
-def test_two_students_and_two_computers_play_a_hand_to_its_end(live_app, new_page):
+def test_two_students_and_two_computers_play_a_hand_to_its_end(live_app, new_page, teacher_page):
     base = live_app.base_url
-    teacher = new_page()
+    teacher = teacher_page()
     code = open_table_in_browser(teacher, base, [("student", ""), ("student", ""), ("computer:random", ""),
                                                  ("computer:random", "")])
     assert teacher.inner_text("#join-code").replace(" ", "") == code
@@ -109,9 +109,9 @@ def hidden_titles(app, code) -> dict[str, set[str]]:
     return {name: {game.deck.card(c).title for c in cards if c not in shown} for name, cards in held.items()}, held
 
 
-def test_pass_and_play_hides_every_hand_between_turns(live_app, new_page):
+def test_pass_and_play_hides_every_hand_between_turns(live_app, teacher_page):
     base = live_app.base_url
-    device = new_page()
+    device = teacher_page()
     code = open_table_in_browser(device, base, [("here", "Anna"), ("here", "Boris"), ("computer:random", "")],
                                  rules="classic",
                                  deck="authors-1861")

@@ -27,8 +27,15 @@ window.AC = (function () {
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
+  /* The page's CSRF token (a <meta> tag of every page): sent with every call that changes something. */
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.getAttribute("content") : "";
+  }
+
   async function api(method, url, body) {
     const options = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
+    if (method !== "GET" && method !== "HEAD") options.headers["X-CSRFToken"] = csrfToken();
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -278,6 +285,6 @@ window.AC = (function () {
     }
   }
 
-  return { el: el, clear: clear, api: api, poller: poller, deckIndex: deckIndex, describe: describe,
+  return { el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
     renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals };
 })();

@@ -1,0 +1,68 @@
+"""Idempotency keys: a retried request (same Idempotency-Key header) is applied once.
+
+The service that makes the change calls `find` first, inside its write transaction (which holds the
+lock of what it changes, so two tries of one key never run side by side), and `store` in that same
+transaction, so the change and its stored answer are committed together or not at all. A key sent
+again with another request is refused (422). Keys are kept for a day.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from typing import Any
+
+from sqlalchemy import delete
+
+from ..db import db
+from ..models import IdempotencyKey
+from .errors import BadRequest, ServiceError
+
+KEEP_SECONDS = 24 * 3600
+MAX_KEY_LENGTH = 200
+
+
+class KeyReused(ServiceError):
+    status, code = 422, "idempotency-key-reused"
+
+
+def check_key(text: str | None) -> str | None:
+    """The header's value, or None when it is absent; a clear 400 when it cannot be a key."""
+    if text is None:
+        return None
+    key = text.strip()
+    if not key or len(key) > MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
+        raise BadRequest(f"an Idempotency-Key is 1 to {MAX_KEY_LENGTH} printable ASCII characters, "
+                         "such as a random UUID", code="bad-idempotency-key")
+    return key
+
+
+def fingerprint(*parts: Any) -> str:
+    """A digest of who asked for what: the same key must come back with the same request."""
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def find(scope: str, key: str, digest: str) -> dict | None:
+    """The stored answer of this key, or None when it has not been used."""
+    row = db.session.get(IdempotencyKey, (scope, key))
+    if row is None or row.created_at < time.time() - KEEP_SECONDS:
+        return None
+    if row.fingerprint != digest:
+        raise KeyReused("This Idempotency-Key was already used for another request; send a new key "
+                        "with every new request.")
+    return json.loads(row.response_json)
+
+
+def store(scope: str, key: str, digest: str, response: dict) -> None:
+    """Keep the answer, in the caller's transaction (committed with the change it answers)."""
+    now = time.time()
+    old = db.session.get(IdempotencyKey, (scope, key))
+    if old is not None:  # an expired key, used again
+        db.session.delete(old)
+        db.session.flush()
+    db.session.add(IdempotencyKey(scope=scope, key=key, fingerprint=digest, created_at=now,
+                                  response_json=json.dumps(response, ensure_ascii=False)))
+    if random.random() < 0.01:
+        db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < now - KEEP_SECONDS)
+                           .execution_options(synchronize_session=False))

@@ -1,0 +1,268 @@
+"""Class reports for a teacher: per table and per student, the sets won and every name-the-work answer
+(right or wrong, and what was typed) over a period; per deck, the works the class names least.
+
+Everything comes from the move log: each hand of the teacher's tables started in the period is
+replayed from its record header and its moves, and the engine's events say who won which set and who
+answered what. Computer players are left out. CSV exports neutralise cells a spreadsheet would run as
+a formula.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Iterable
+
+from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
+from .catalog import SNAPSHOT_PREFIX
+from .codes import is_valid_code, normalize_code
+from .errors import BadRequest, NotFound
+from .hands import game_from_header
+from .moves import move_from_row
+
+DEFAULT_DAYS = 30
+MAX_DAYS = 3 * 366
+MAX_HANDS = 3000     # the newest hands of a very long period; the page says when this cut in
+LEAST_NAMED = 10     # works listed per deck
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class Period:
+    first: date
+    last: date           # inclusive
+
+    @property
+    def start(self) -> float:
+        return datetime(self.first.year, self.first.month, self.first.day, tzinfo=timezone.utc).timestamp()
+
+    @property
+    def end(self) -> float:
+        following = self.last + timedelta(days=1)
+        return datetime(following.year, following.month, following.day, tzinfo=timezone.utc).timestamp()
+
+    def query(self) -> dict[str, str]:
+        return {"from": self.first.isoformat(), "to": self.last.isoformat()}
+
+
+def period(from_text: str | None, to_text: str | None, today: date | None = None) -> Period:
+    """The days asked for (YYYY-MM-DD, UTC, both included); by default the last 30 days."""
+    today = today or datetime.now(timezone.utc).date()
+
+    def day(text: str | None, what: str) -> date | None:
+        if not text:
+            return None
+        try:
+            return date.fromisoformat(str(text).strip()[:10])
+        except ValueError:
+            raise BadRequest(f'{what} is a date written YYYY-MM-DD, not "{str(text)[:20]}"', code="bad-date") from None
+
+    last = day(to_text, '"to"') or today
+    first = day(from_text, '"from"') or last - timedelta(days=DEFAULT_DAYS - 1)
+    if first > last:
+        raise BadRequest('"from" comes after "to"; choose a period that starts before it ends', code="bad-date")
+    if (last - first).days > MAX_DAYS:
+        raise BadRequest(f"a report covers at most {MAX_DAYS} days", code="bad-date")
+    return Period(first, last)
+
+
+@dataclass
+class Answer:
+    time: float
+    table: str
+    table_name: str
+    deck: str
+    hand: int
+    student: str
+    set_name: str
+    card_id: str
+    work: str          # the card's title: the right answer
+    typed: str | None  # what the student typed; None when they passed
+    correct: bool
+
+
+@dataclass
+class StudentLine:
+    name: str
+    tables: set[str] = field(default_factory=set)
+    hands: int = 0
+    sets_won: int = 0
+    answers: int = 0
+    right: int = 0
+    passed: int = 0
+
+    @property
+    def wrong(self) -> int:
+        return self.answers - self.right - self.passed
+
+
+@dataclass
+class TableLine:
+    code: str
+    name: str
+    deck: str
+    rules: str
+    status: str
+    opened: float
+    hands: int = 0
+    students: dict[str, StudentLine] = field(default_factory=dict)
+
+
+@dataclass
+class WorkLine:
+    work: str
+    set_name: str
+    asked: int = 0
+    right: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.right / self.asked if self.asked else 0.0
+
+
+@dataclass
+class DeckLine:
+    title: str
+    works: dict[str, WorkLine] = field(default_factory=dict)
+
+    def least_named(self, limit: int = LEAST_NAMED) -> list[WorkLine]:
+        asked = [w for w in self.works.values() if w.asked]
+        return sorted(asked, key=lambda w: (w.rate, -w.asked, w.work.casefold()))[:limit]
+
+
+@dataclass
+class Report:
+    period: Period
+    tables: list[TableLine]
+    students: list[StudentLine]
+    answers: list[Answer]
+    decks: list[DeckLine]
+    cut: bool = False   # MAX_HANDS was reached
+
+
+def _deck_key(table: Table, snapshots: dict[str, DeckSnapshot]) -> tuple[str, Any]:
+    if table.deck_id.startswith(SNAPSHOT_PREFIX):
+        snapshot = snapshots.get(table.deck_id)
+        if snapshot is not None and snapshot.studio_deck_id is not None:
+            return ("studio", snapshot.studio_deck_id)
+    return ("deck", table.deck_id)
+
+
+def build(teacher_id: int, when: Period, table_code: str | None = None, student: str | None = None) -> Report:
+    """The report of the teacher's tables (or one of them) over the period, from their move logs."""
+    query = Hand.query.join(Table, Hand.table_id == Table.id).filter(
+        Table.teacher_id == teacher_id, Hand.started_at >= when.start, Hand.started_at < when.end)
+    if table_code is not None:
+        query = query.filter(Table.code == table_code)
+    found = query.order_by(Hand.started_at.desc(), Hand.id.desc()).limit(MAX_HANDS + 1).all()
+    cut = len(found) > MAX_HANDS
+    found = sorted(found[:MAX_HANDS], key=lambda h: (h.started_at, h.id))
+    wanted = student.casefold() if student else None
+
+    refs = {hand.table.deck_id for hand in found if hand.table.deck_id.startswith(SNAPSHOT_PREFIX)}
+    snapshots = {s.ref: s for s in DeckSnapshot.query.filter(DeckSnapshot.ref.in_(refs)).all()} if refs else {}
+    studio_titles = {}
+    studio_ids = {s.studio_deck_id for s in snapshots.values() if s.studio_deck_id is not None}
+    if studio_ids:
+        studio_titles = {row.id: row.title for row in StudioDeck.query.filter(StudioDeck.id.in_(studio_ids)).all()}
+
+    tables: dict[int, TableLine] = {}
+    students: dict[str, StudentLine] = {}
+    decks: dict[tuple, DeckLine] = {}
+    answers: list[Answer] = []
+    for hand in found:
+        table = hand.table
+        computers = {seat.name for seat in table.seats if seat.kind == "computer" and seat.name}
+        game = game_from_header(hand.header)
+        rows = MoveRow.query.filter_by(hand_id=hand.id).order_by(MoveRow.seq).all()
+        deck_title = game.source_deck.title
+        key = _deck_key(table, snapshots)
+        if key[0] == "studio":
+            deck_title = studio_titles.get(key[1], snapshots[table.deck_id].title)
+        deck_line = decks.setdefault(key, DeckLine(deck_title))
+        line = tables.setdefault(table.id, TableLine(table.code, table.name, deck_title, table.rules, table.status,
+                                                     table.created_at))
+        line.hands += 1
+        for row in rows:
+            for event in game.apply(move_from_row(row.data)):
+                if event.kind != "answer":
+                    continue
+                data = event.data
+                name = data["player"]
+                if name in computers or (wanted and name.casefold() != wanted):
+                    continue
+                card = game.deck.card(data["card"])
+                set_name = game.deck.set(card.set_id).name
+                work = deck_line.works.setdefault(card.id, WorkLine(card.title, set_name))
+                work.asked += 1
+                work.right += bool(data["correct"])
+                answers.append(Answer(row.played_at, table.code, table.name, deck_title, hand.number, name, set_name,
+                                      card.id, card.title, data["text"], bool(data["correct"])))
+        books = game.public_view().books
+        for name in game.players:
+            if name in computers or (wanted and name.casefold() != wanted):
+                continue
+            for target in (line.students.setdefault(name, StudentLine(name)),
+                           students.setdefault(name.casefold(), StudentLine(name))):
+                target.tables.add(table.code)
+                target.hands += 1
+                target.sets_won += len(books.get(name, ()))
+    by_code = tables_by_code(tables)
+    for answer in answers:
+        for target in (by_code[answer.table].students[answer.student],
+                       students[answer.student.casefold()]):
+            target.answers += 1
+            target.right += answer.correct
+            target.passed += answer.typed is None
+    ordered_tables = sorted(tables.values(), key=lambda t: (-t.opened, t.code))
+    return Report(when, ordered_tables, sorted(students.values(), key=lambda s: s.name.casefold()), answers,
+                  sorted(decks.values(), key=lambda d: d.title.casefold()), cut)
+
+
+def tables_by_code(tables: dict[int, TableLine]) -> dict[str, TableLine]:
+    return {line.code: line for line in tables.values()}
+
+
+def own_table(teacher_id: int, code: str) -> Table:
+    clean = normalize_code(code)
+    table = Table.query.filter_by(code=clean, teacher_id=teacher_id).one_or_none() if is_valid_code(clean) else None
+    if table is None:
+        raise NotFound("You have no table with this code.", code="unknown-code")
+    return table
+
+
+# ----------------------------------------------------------------------------------------------------
+# CSV
+# ----------------------------------------------------------------------------------------------------
+def safe_cell(value: Any) -> str:
+    """A cell a spreadsheet shows as text: one starting with = + - @ (or a tab or return) gets a '."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def to_csv(header: list[str], rows: Iterable[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([safe_cell(cell) for cell in row])
+    return "\ufeff" + out.getvalue()  # the BOM: spreadsheets then read the names as UTF-8
+
+
+def _time(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def answers_csv(report: Report) -> str:
+    return to_csv(["time (UTC)", "table", "table name", "deck", "hand", "student", "set", "work", "typed",
+                   "result"],
+                  ([_time(a.time), a.table, a.table_name, a.deck, a.hand, a.student, a.set_name, a.work,
+                    a.typed if a.typed is not None else "", "passed" if a.typed is None else
+                    ("right" if a.correct else "wrong")] for a in report.answers))
+
+
+def students_csv(report: Report) -> str:
+    return to_csv(["student", "tables", "hands", "sets won", "answers", "right", "wrong", "passed"],
+                  ([s.name, " ".join(sorted(s.tables)), s.hands, s.sets_won, s.answers, s.right, s.wrong, s.passed]
+                   for s in report.students))

@@ -1,0 +1,151 @@
+"""Teacher accounts in the browser: log in and out, sign up (open, or by invitation), change the
+password, make invitation links. Flask-Login keeps the teacher in the session cookie."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+
+from ..db import db
+from ..models import Teacher
+from ..services import accounts
+from ..services.errors import ServiceError
+from .seating import wants_json
+
+bp = Blueprint("accounts", __name__)
+login_manager = LoginManager()
+
+
+def register(app: Flask) -> None:
+    login_manager.init_app(app)
+    login_manager.session_protection = "basic"
+    app.add_template_filter(format_time, "datetime")
+
+
+def format_time(timestamp: float | None) -> str:
+    """A stored time as the reports and pages show it (UTC, to the minute)."""
+    if not timestamp:
+        return ""
+    return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%d %H:%M")
+
+
+@login_manager.user_loader
+def load_teacher(user_id: str) -> Teacher | None:
+    try:
+        ident, version = (int(part) for part in str(user_id).split("."))
+    except ValueError:
+        return None
+    teacher = db.session.get(Teacher, ident)
+    if teacher is None or teacher.session_version != version:
+        return None  # the password was changed since: this session is over
+    return teacher
+
+
+@login_manager.unauthorized_handler
+def unauthorized():
+    message = "Log in as a teacher first: opening tables, the deck studio and reports are for teachers."
+    if wants_json():
+        return jsonify(error={"code": "login-required", "message": message}), 401
+    return redirect(url_for("accounts.login", next=request.full_path.rstrip("?")))
+
+
+def safe_next(target: str | None) -> str | None:
+    """Only a path on this site: never another host (//evil.example, /\\evil.example, https://...)."""
+    if not target or not isinstance(target, str) or len(target) > 500:
+        return None
+    if not target.startswith("/") or target.startswith("//") or target.startswith("/\\") \
+            or any(ch == "\\" or ord(ch) < 32 or ord(ch) == 127 for ch in target):
+        return None
+    return target
+
+
+def _signup_open() -> bool:
+    return bool(current_app.config.get("ALLOW_SIGNUP", True))
+
+
+def _sign_in(teacher: Teacher) -> None:
+    login_user(teacher)
+    session.permanent = True
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    next_url = safe_next(request.values.get("next"))
+    if request.method == "GET":
+        if current_user.is_authenticated:
+            return redirect(next_url or url_for("tables.overview"))
+        return render_template("accounts/login.html", name="", next=next_url, error=None,
+                               signup_open=_signup_open())
+    name = request.form.get("name", "")
+    try:
+        teacher = accounts.authenticate(name, request.form.get("password", ""), request.remote_addr)
+    except ServiceError as exc:
+        return render_template("accounts/login.html", name=name[:200], next=next_url, error=exc.message,
+                               signup_open=_signup_open()), exc.status
+    _sign_in(teacher)
+    return redirect(next_url or url_for("tables.overview"), 303)
+
+
+@bp.post("/logout")
+def logout():
+    logout_user()
+    return redirect(url_for("library.index"), 303)
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup():
+    invite = request.values.get("invite") or None
+    if request.method == "GET":
+        error, status = None, 200
+        try:
+            if invite:
+                accounts.find_invitation(invite)
+            elif not _signup_open():
+                error, status = ("Sign-up is closed on this server: ask a teacher who has an account for an "
+                                 "invitation link."), 403
+        except ServiceError as exc:
+            error, status = exc.message, exc.status
+        return render_template("accounts/signup.html", name="", invite=invite, error=error,
+                               closed=status != 200), status
+    name = request.form.get("name", "")
+    try:
+        teacher = accounts.sign_up(name, request.form.get("password", ""), request.form.get("repeat", ""),
+                                   invitation_token=invite, open_signup=_signup_open())
+    except ServiceError as exc:
+        return render_template("accounts/signup.html", name=name[:200], invite=invite, error=exc.message,
+                               closed=exc.code in ("signup-closed", "unknown-invitation", "invitation-used",
+                                                   "invitation-expired")), exc.status
+    _sign_in(teacher)
+    return redirect(url_for("tables.overview"), 303)
+
+
+def _account_page(status: int = 200, **extra):
+    context = {"new_link": None, "error": None, "done": None, **extra}
+    return render_template("accounts/account.html", invitations=accounts.invitations_of(current_user),
+                           **context), status
+
+
+@bp.get("/account")
+@login_required
+def account():
+    return _account_page()
+
+
+@bp.post("/account/password")
+@login_required
+def change_password():
+    form = request.form
+    try:
+        accounts.change_password(current_user, form.get("current", ""), form.get("new", ""), form.get("repeat", ""))
+    except ServiceError as exc:
+        return _account_page(exc.status, error=exc.message)
+    _sign_in(current_user._get_current_object())  # this session goes on with the new version; others end
+    return _account_page(done="Your password is changed; any other browser logged in as you is logged out.")
+
+
+@bp.post("/account/invitations")
+@login_required
+def invite():
+    token = accounts.create_invitation(current_user)
+    return _account_page(new_link=url_for("accounts.signup", invite=token, _external=True))

@@ -1,0 +1,37 @@
+"""CSRF protection (Flask-WTF) on every state-changing request: forms carry a hidden csrf_token field,
+the pages put the token in <meta name="csrf-token"> and app/static/js/common.js sends it as the
+X-CSRFToken header of every API call. A script gets one from GET /api/csrf-token (same session).
+A request without a valid token is a 400 that says so (JSON under /api/), never a 500."""
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template
+from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
+
+from .seating import wants_json
+
+csrf = CSRFProtect()
+
+
+def refusal_message(reason: str) -> str:
+    return (f"This request was refused because its CSRF token is missing or not valid ({reason.rstrip('.')}). "
+            "Reload the page and try again; if you are calling the API, send the token of "
+            "GET /api/csrf-token in an X-CSRFToken header.")
+
+
+def register(app: Flask) -> None:
+    csrf.init_app(app)
+
+    @app.errorhandler(CSRFError)
+    def csrf_refused(exc: CSRFError):
+        message = refusal_message(exc.description or "no token")
+        if wants_json():
+            return jsonify(error={"code": "csrf-token", "message": message}), 400
+        return render_template("error.html", status=400, title="Bad request", message=message), 400
+
+    def csrf_token_view():
+        """The CSRF token of this session, for API clients (send it back as X-CSRFToken)."""
+        response = jsonify(csrf_token=generate_csrf())
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    app.add_url_rule("/api/csrf-token", "csrf_token", csrf_token_view, methods=["GET"])

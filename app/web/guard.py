@@ -1,0 +1,144 @@
+"""What keeps the server standing: a database that does not answer is a 503 that says so (the app
+recovers by itself once it answers again); a body over MAX_CONTENT_LENGTH is a 413 that says so; and
+guessing join codes is limited per client address, with a counter in the database that every process
+and host shares (app/services/ratelimit.py).
+
+Join-code guessing: every request that names a table by its code (the pages and the API alike, and the
+join form) and finds no table counts one wrong guess for the client's address; after JOIN_GUESS_LIMIT
+wrong guesses within JOIN_GUESS_WINDOW seconds, the address gets 429 for any code it does not already
+hold a seat token for, until the window ends. A browser polling its own table is never slowed down.
+"""
+from __future__ import annotations
+
+import math
+
+from flask import Flask, current_app, g, jsonify, render_template, request, session
+from sqlalchemy import exc as sa_exc
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..db import db
+from ..models import Table
+from ..services import ratelimit
+from ..services.codes import is_valid_code, normalize_code
+from ..services.errors import ServiceError
+from .seating import wants_json
+
+DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_WINDOW": 600}
+RETRY_AFTER_SECONDS = 5
+UNAVAILABLE = ("The database is not answering just now, so nothing was changed. "
+               "This page tries again by itself; if it goes on, tell the person who runs the server.")
+DATABASE_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
+                   sa_exc.DisconnectionError, sa_exc.PendingRollbackError)
+
+
+class TooManyGuesses(ServiceError):
+    status, code = 429, "too-many-attempts"
+
+
+def register(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    for error in DATABASE_ERRORS:
+        app.register_error_handler(error, database_unavailable)
+    app.register_error_handler(RequestEntityTooLarge, too_large)
+    app.before_request(refuse_blocked_guessers)
+    app.after_request(count_wrong_codes)
+    app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
+
+
+def healthz():
+    """The process is up (no database work): for a load balancer, and the bare endpoint of bench/load.py."""
+    return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+
+
+# ----------------------------------------------------------------------------------------------------
+# The database is not answering: 503
+# ----------------------------------------------------------------------------------------------------
+def database_unavailable(exc: Exception):
+    try:
+        db.session.rollback()
+    except Exception:  # noqa: BLE001 - the connection is gone; the pool replaces it
+        pass
+    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
+                               str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if wants_json():
+        response = jsonify(error={"code": "database-unavailable", "message": UNAVAILABLE})
+    else:
+        try:
+            response = current_app.make_response(render_template(
+                "error.html", status=503, title="Service unavailable", message=UNAVAILABLE))
+        except Exception:  # noqa: BLE001 - the page itself needed the database: plain text says it
+            response = current_app.make_response((UNAVAILABLE, 503, {"Content-Type": "text/plain; charset=utf-8"}))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ----------------------------------------------------------------------------------------------------
+# Too large: 413
+# ----------------------------------------------------------------------------------------------------
+def too_large(exc: RequestEntityTooLarge):
+    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    size = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{math.ceil(limit / 1024)} KB"
+    message = f"This request is larger than the {size} the server accepts; send something smaller."
+    if wants_json():
+        return jsonify(error={"code": "too-large", "message": message}), 413
+    return render_template("error.html", status=413, title="Too large", message=message), 413
+
+
+# ----------------------------------------------------------------------------------------------------
+# Join-code guessing
+# ----------------------------------------------------------------------------------------------------
+def _named_code() -> str | None:
+    """The join code this request names: in its URL, or in the join form. None for other requests."""
+    code = (request.view_args or {}).get("code")
+    if code is None and request.endpoint == "tables.join" and request.method == "POST":
+        code = request.form.get("code", "")
+    return None if code is None else str(code)
+
+
+def _holds_token(code: str) -> bool:
+    """Whether this browser was given a seat at this table (the token is checked by the view itself)."""
+    held = session.get("seats")
+    return isinstance(held, dict) and bool(held.get(normalize_code(code)))
+
+
+def guess_key() -> str:
+    return f"join-code:{request.remote_addr or 'unknown'}"
+
+
+def refuse_blocked_guessers():
+    code = _named_code()
+    if code is None or _holds_token(code):
+        return None
+    limit, window = current_app.config["JOIN_GUESS_LIMIT"], current_app.config["JOIN_GUESS_WINDOW"]
+    wait = ratelimit.blocked(guess_key(), limit, window)
+    if wait:
+        g.retry_after = math.ceil(wait)
+        minutes = max(1, math.ceil(wait / 60))
+        raise TooManyGuesses(f"Too many join codes that do not exist were tried from this network. "
+                             f"Check the code on the board and try again in {minutes} minute"
+                             f"{'s' if minutes > 1 else ''}.")
+    return None
+
+
+def count_wrong_codes(response):
+    if response.status_code == 429 and g.get("retry_after"):
+        response.headers["Retry-After"] = str(g.retry_after)
+    if response.status_code != 404:
+        return response
+    code = _named_code()
+    if code is None:
+        return response
+    clean = normalize_code(code)
+    try:
+        if is_valid_code(clean) and db.session.query(Table.id).filter_by(code=clean).first() is not None:
+            return response  # the table exists: a missing hand or seat is no guess
+    except DATABASE_ERRORS:
+        return response
+    try:
+        ratelimit.hit(guess_key(), current_app.config["JOIN_GUESS_WINDOW"])
+    except DATABASE_ERRORS as exc:  # the 404 stands; this guess goes uncounted
+        current_app.logger.warning("could not count a wrong join code: %s", exc)
+    return response

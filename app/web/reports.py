@@ -1,0 +1,79 @@
+"""Class reports for the teacher: what each table and each student did over a period, every answer to
+name-the-work, the works each deck's players name least; CSV exports. Teachers only, their own tables."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request
+from flask_login import current_user
+
+from ..services import reports
+from .accounts import login_manager
+
+bp = Blueprint("reports", __name__, url_prefix="/reports")
+
+
+@bp.before_request
+def teachers_only():
+    if not current_user.is_authenticated:
+        return login_manager.unauthorized()
+    return None
+
+
+def _period() -> reports.Period:
+    return reports.period(request.args.get("from"), request.args.get("to"))
+
+
+def _student() -> str | None:
+    name = " ".join(request.args.get("student", "").split())
+    return name[:40] or None
+
+
+@bp.get("/")
+def index():
+    """Every table of the teacher's in the period, every student, the works named least."""
+    report = reports.build(current_user.id, _period(), student=_student())
+    return _page(report, None)
+
+
+@bp.get("/tables/<code>")
+def table(code: str):
+    """One table: its students and every answer typed at it."""
+    found = reports.own_table(current_user.id, code)
+    report = reports.build(current_user.id, _period(), table_code=found.code, student=_student())
+    return _page(report, found)
+
+
+def _page(report: reports.Report, table):
+    csv_args = dict(report.period.query())
+    if table is not None:
+        csv_args["table"] = table.code
+    if _student():
+        csv_args["student"] = _student()
+    return render_template("reports/index.html", report=report, student=_student(), table=table, csv_args=csv_args)
+
+
+def _csv(text: str, name: str) -> Response:
+    response = Response(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/answers.csv")
+def answers_csv():
+    """Every name-the-work answer of the period (?table=CODE, ?student=NAME to narrow it)."""
+    when = _period()
+    code = request.args.get("table") or None
+    if code:
+        code = reports.own_table(current_user.id, code).code
+    report = reports.build(current_user.id, when, table_code=code, student=_student())
+    return _csv(reports.answers_csv(report), f"answers-{when.first}-{when.last}.csv")
+
+
+@bp.get("/students.csv")
+def students_csv():
+    when = _period()
+    code = request.args.get("table") or None
+    if code:
+        code = reports.own_table(current_user.id, code).code
+    report = reports.build(current_user.id, when, table_code=code, student=_student())
+    return _csv(reports.students_csv(report), f"students-{when.first}-{when.last}.csv")

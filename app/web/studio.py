@@ -1,0 +1,283 @@
+"""The deck studio in the browser: make, edit, duplicate, delete, upload and download decks, paste them
+from a spreadsheet, give sets and cards images, preview each card as it will print, print and play.
+Teachers only; the checks are the deck validator's (app.services.studio)."""
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from pathlib import PurePath
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+
+from ..decks import builtin_decks
+from ..decks.loader import MAX_CARDS, MAX_SETS
+from ..decks.yamlsafe import MAX_BYTES
+from ..printing.errors import PrintError
+from ..services import studio
+from ..services.errors import ServiceError
+from .accounts import login_manager
+from .printing import pdf_response
+
+bp = Blueprint("studio", __name__, url_prefix="/studio")
+
+BLANK_SETS = 2          # empty set blocks at the end of the form editor
+PREVIEW_CACHE = 256     # card previews kept per process
+_previews: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+_previews_lock = threading.Lock()
+
+
+@bp.before_request
+def teachers_only():
+    if not current_user.is_authenticated:
+        return login_manager.unauthorized()
+    return None
+
+
+def _me() -> int:
+    return current_user.id
+
+
+# ----------------------------------------------------------------------------------------------------
+# The list
+# ----------------------------------------------------------------------------------------------------
+@bp.get("/")
+def index():
+    rows = studio.visible(_me())
+    return render_template("studio/index.html", own=[r for r in rows if r.owner_id == _me()],
+                           shared=[r for r in rows if r.owner_id != _me()],
+                           builtin=sorted(builtin_decks().values(), key=lambda d: d.title.casefold()))
+
+
+@bp.get("/decks/<int:number>")
+def deck(number: int):
+    row = studio.get_visible(_me(), number)
+    return render_template("studio/deck.html", row=row, deck=studio.deck_of(row), mine=row.owner_id == _me(),
+                           error=None), 200
+
+
+# ----------------------------------------------------------------------------------------------------
+# The form editor
+# ----------------------------------------------------------------------------------------------------
+def _set_blocks(values) -> int:
+    used = [int(m.group(1)) for key in values for m in [re.match(r"s(\d+)_", key)] if m and values.get(key)]
+    return min(MAX_SETS + BLANK_SETS, (max(used) + 1 if used else 2) + BLANK_SETS)
+
+
+def _editor(values, row=None, problems=None, status=200):
+    return render_template("studio/edit.html", values=values, row=row, problems=problems or [],
+                           set_blocks=_set_blocks(values), card_rows=MAX_CARDS), status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new():
+    if request.method == "GET":
+        return _editor(studio.form_values(None))
+    try:
+        row = studio.save_form(_me(), request.form, None)
+    except studio.DeckInvalid as exc:
+        return _editor(request.form, None, [p.message for p in exc.problems], 400)
+    return redirect(url_for("studio.deck", number=row.id), 303)
+
+
+@bp.route("/decks/<int:number>/edit", methods=["GET", "POST"])
+def edit(number: int):
+    row = studio.get_own(_me(), number)
+    if request.method == "GET":
+        values = studio.form_values(studio.deck_of(row))
+        values["shared"] = "1" if row.shared else ""
+        return _editor(values, row)
+    try:
+        studio.save_form(_me(), request.form, row)
+    except studio.DeckInvalid as exc:
+        return _editor(request.form, row, [p.message for p in exc.problems], 400)
+    return redirect(url_for("studio.deck", number=row.id), 303)
+
+
+# ----------------------------------------------------------------------------------------------------
+# YAML: upload a file, edit the text; problems beside their lines
+# ----------------------------------------------------------------------------------------------------
+def _uploaded() -> tuple[str | bytes, str]:
+    """The deck sent: a file (its bytes, checked by the validator as a file is) or the text field."""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        name = PurePath(upload.filename.replace("\\", "/")).name[:100] or studio.SOURCE
+        return upload.read(MAX_BYTES + 1), name  # one byte more than a deck may be: the validator says so
+    text = request.form.get("text", "")
+    return text, studio.SOURCE
+
+
+def _yaml_page(row, text, problems=None, status=200, source=studio.SOURCE):
+    lines = text.splitlines() if text else []
+    by_line: dict[int, list[str]] = {}
+    general = []
+    for problem in problems or []:
+        if lines and 1 <= problem.line <= len(lines):
+            by_line.setdefault(problem.line, []).append(f"column {problem.column}: {problem.message}")
+        else:
+            general.append(problem.message)
+    return render_template("studio/yaml.html", row=row, text=text, lines=lines, by_line=by_line, general=general,
+                           problem_count=len(problems or []), source=source), status
+
+
+def _yaml_save(row):
+    data, source = _uploaded()
+    try:
+        if row is None:
+            saved = studio.create_from_text(_me(), data, source, shared=bool(request.form.get("shared")))
+        else:
+            saved = studio.save_text(row, data, source)
+    except studio.DeckInvalid as exc:
+        return _yaml_page(row, exc.text or "", exc.problems, 400, source)
+    return redirect(url_for("studio.deck", number=saved.id), 303)
+
+
+@bp.route("/upload", methods=["GET", "POST"])
+def upload():
+    if request.method == "GET":
+        return _yaml_page(None, "")
+    return _yaml_save(None)
+
+
+@bp.route("/decks/<int:number>/yaml", methods=["GET", "POST"])
+def yaml_text(number: int):
+    row = studio.get_own(_me(), number)
+    if request.method == "GET":
+        return _yaml_page(row, row.yaml_text)
+    return _yaml_save(row)
+
+
+@bp.get("/decks/<int:number>/deck.yaml")
+def download(number: int):
+    row = studio.get_visible(_me(), number)
+    found = studio.deck_of(row)
+    response = Response(studio.canonical_yaml(found), mimetype="application/yaml")
+    response.headers["Content-Disposition"] = f'attachment; filename="{found.id}.yaml"'
+    return response
+
+
+# ----------------------------------------------------------------------------------------------------
+# Pasting from a spreadsheet
+# ----------------------------------------------------------------------------------------------------
+HEAD_FIELDS = ("title", "language", "set_label", "card_label")
+
+
+@bp.route("/paste", methods=["GET", "POST"])
+def paste():
+    form = request.form
+    head = {key: form.get(key, "") for key in HEAD_FIELDS}
+    if request.method == "GET":
+        return render_template("studio/paste.html", head={"language": "en"}, rows="", sheet=None, shared=False)
+    text = form.get("rows", "")
+    if form.get("action") == "create":
+        sheet, row = studio.create_from_sheet(_me(), text, head, shared=bool(form.get("shared")))
+        if row is not None:
+            return redirect(url_for("studio.deck", number=row.id), 303)
+        status = 400
+    else:
+        sheet = studio.read_sheet(text, (head["set_label"], head["card_label"]))
+        status = 200
+    return render_template("studio/paste.html", head=head, rows=text, sheet=sheet,
+                           shared=bool(form.get("shared"))), status
+
+
+# ----------------------------------------------------------------------------------------------------
+# Copies, sharing, deleting
+# ----------------------------------------------------------------------------------------------------
+@bp.post("/duplicate")
+def duplicate():
+    row = studio.duplicate(_me(), request.form.get("source", ""))
+    return redirect(url_for("studio.deck", number=row.id), 303)
+
+
+@bp.post("/decks/<int:number>/share")
+def share(number: int):
+    row = studio.get_own(_me(), number)
+    studio.set_shared(row, request.form.get("shared") == "1")
+    return redirect(url_for("studio.deck", number=row.id), 303)
+
+
+@bp.post("/decks/<int:number>/delete")
+def delete(number: int):
+    studio.delete(studio.get_own(_me(), number))
+    return redirect(url_for("studio.index"), 303)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Images
+# ----------------------------------------------------------------------------------------------------
+@bp.get("/decks/<int:number>/images")
+def images(number: int):
+    row = studio.get_own(_me(), number)
+    return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=None)
+
+
+@bp.post("/decks/<int:number>/images")
+def add_image(number: int):
+    row = studio.get_own(_me(), number)
+    upload = request.files.get("file")
+    data = upload.read(studio.IMAGE_MAX_BYTES + 1) if upload is not None else b""
+    try:
+        studio.set_image(row, request.form.get("target", ""), data)
+    except ServiceError as exc:
+        return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=exc.message), exc.status
+    return redirect(url_for("studio.images", number=row.id), 303)
+
+
+@bp.post("/decks/<int:number>/images/remove")
+def remove_image(number: int):
+    row = studio.get_own(_me(), number)
+    studio.remove_image(row, request.form.get("target", ""))
+    return redirect(url_for("studio.images", number=row.id), 303)
+
+
+@bp.get("/decks/<int:number>/images/<name>")
+def image(number: int, name: str):
+    row = studio.get_visible(_me(), number)
+    response = send_file(studio.image_path(row, name), mimetype="image/png" if name.endswith(".png") else "image/jpeg",
+                         max_age=3600, conditional=True)
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+# ----------------------------------------------------------------------------------------------------
+# Printing, previews, play
+# ----------------------------------------------------------------------------------------------------
+@bp.get("/decks/<int:number>/print.pdf")
+def print_pdf(number: int):
+    row = studio.get_visible(_me(), number)
+    return pdf_response(studio.deck_for_print(row), studio.deck_of(row).id, unprintable=422)
+
+
+@bp.get("/decks/<int:number>/cards/<card_id>.png")
+def card_preview(number: int, card_id: str):
+    """One card's front as it will print (poker size), drawn by the printing code and rasterized."""
+    from ..printing.preview import card_png
+
+    row = studio.get_visible(_me(), number)
+    digest = hashlib.sha256(row.yaml_text.encode()).hexdigest()[:24]
+    etag = f"{digest}-{hashlib.sha256(card_id.encode()).hexdigest()[:12]}"
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        key = (digest + str(row.id), card_id)
+        with _previews_lock:
+            data = _previews.get(key)
+        if data is None:
+            deck = studio.deck_for_print(row)
+            if not deck.has_card(card_id):
+                abort(404, description=f'This deck has no card "{card_id[:64]}".')
+            try:
+                data = card_png(deck, card_id)
+            except PrintError as exc:
+                abort(422, description=f"This card cannot be printed on this server: {exc}")
+            with _previews_lock:
+                _previews[key] = data
+                while len(_previews) > PREVIEW_CACHE:
+                    _previews.popitem(last=False)
+        response = Response(data, mimetype="image/png")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response

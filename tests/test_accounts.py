@@ -1,0 +1,260 @@
+"""Teacher accounts: sign-up open or by invitation, log in and out, password change, the log-in rate
+limit held in the database, `authors teacher create`, CSRF refusals, and tables owned by teachers."""
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from app import create_app
+from app.cli import cli
+from app.db import db
+from app.models import Invitation, Teacher
+from app.services import accounts
+
+from .web_support import TEACHER_PASSWORD, CSRFClient, make_teacher, open_table, seat_student, teacher_client
+
+
+def sign_up(client, name="Ms Rivera", password="a fine long password", repeat=None, **extra):
+    return client.post("/signup", data={"name": name, "password": password,
+                                        "repeat": password if repeat is None else repeat, **extra})
+
+
+def log_in(client, name="Ms Teacher", password=TEACHER_PASSWORD, **extra):
+    return client.post("/login", data={"name": name, "password": password, **extra})
+
+
+def logged_in(client) -> bool:
+    return client.get("/teacher").status_code == 200
+
+
+# ----------------------------------------------------------------------------------------------------
+# Sign-up, log-in, log-out, password
+# ----------------------------------------------------------------------------------------------------
+def test_sign_up_is_open_by_default_and_stores_a_scrypt_hash(app):
+    client = app.test_client()
+    assert client.get("/signup").status_code == 200
+    response = sign_up(client)
+    assert response.status_code == 303 and logged_in(client)
+    with app.app_context():
+        teacher = Teacher.query.one()
+        assert teacher.password_hash.startswith("scrypt:") and "a fine long password" not in teacher.password_hash
+    again = sign_up(app.test_client(), name="ms  RIVERA")
+    assert again.status_code == 409 and "already a teacher called" in again.get_data(as_text=True)
+    for bad, message in [({"password": "short"}, "at least 8 characters"), ({"repeat": "different password"}, "differ"),
+                         ({"name": "x"}, "2 to 60 characters"), ({"name": "a\x07b"}, "control characters")]:
+        response = sign_up(app.test_client(), **{"name": "Someone", **bad})
+        assert response.status_code == 400 and message in response.get_data(as_text=True), bad
+
+
+def test_log_in_and_out(app):
+    make_teacher(app)
+    client = app.test_client()
+    wrong = log_in(client, password="not the password")
+    assert wrong.status_code == 401 and "The name or the password is wrong." in wrong.get_data(as_text=True)
+    nobody = log_in(client, name="Nobody")
+    assert nobody.status_code == 401 and "The name or the password is wrong." in nobody.get_data(as_text=True)
+    assert not logged_in(client)
+    response = log_in(client, name="  ms teacher ", next="/studio/")
+    assert response.status_code == 303 and response.headers["Location"] == "/studio/"
+    assert logged_in(client)
+    assert "Ms Teacher" in client.get("/").get_data(as_text=True)
+    assert client.get("/logout").status_code == 405  # logging out changes something: POST only
+    assert client.post("/logout").status_code == 303 and not logged_in(client)
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:x"])
+def test_log_in_never_sends_the_teacher_to_another_site(app, target):
+    make_teacher(app)
+    response = log_in(app.test_client(), next=target)
+    assert response.status_code == 303 and response.headers["Location"] == "/teacher"
+
+
+def test_a_page_for_teachers_sends_to_the_log_in_and_back(app):
+    client = app.test_client()
+    response = client.get("/tables/new?deck=standard-52")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/login?next=/tables/new?deck%3Dstandard-52"
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'name="next" value="/tables/new?deck=standard-52"' in page
+
+
+def test_a_password_change_ends_the_other_sessions(app):
+    make_teacher(app)
+    here, elsewhere = app.test_client(), app.test_client()
+    log_in(here)
+    log_in(elsewhere)
+    form = {"current": TEACHER_PASSWORD, "new": "a brand new password", "repeat": "a brand new password"}
+    wrong = here.post("/account/password", data={**form, "current": "nope nope nope"})
+    assert wrong.status_code == 400 and "current password is wrong" in wrong.get_data(as_text=True)
+    differ = here.post("/account/password", data={**form, "repeat": "something else"})
+    assert differ.status_code == 400 and "differ" in differ.get_data(as_text=True)
+    done = here.post("/account/password", data=form)
+    assert done.status_code == 200 and "password is changed" in done.get_data(as_text=True)
+    assert logged_in(here) and not logged_in(elsewhere)
+    assert log_in(app.test_client(), password="a brand new password").status_code == 303
+
+
+# ----------------------------------------------------------------------------------------------------
+# Invitations and closed sign-up
+# ----------------------------------------------------------------------------------------------------
+def test_closed_sign_up_takes_a_one_use_invitation(app):
+    app.config["ALLOW_SIGNUP"] = False
+    closed = app.test_client()
+    assert closed.get("/signup").status_code == 403
+    response = sign_up(closed)
+    assert response.status_code == 403 and "Sign-up is closed" in response.get_data(as_text=True)
+    inviter = teacher_client(app)
+    page = inviter.post("/account/invitations").get_data(as_text=True)
+    link = re.search(r'<code id="invitation-link">([^<]+)</code>', page).group(1)
+    token = link.split("invite=", 1)[1]
+    guest = app.test_client()
+    assert guest.get(f"/signup?invite={token}").status_code == 200
+    assert sign_up(guest, password="short", invite=token).status_code == 400  # a refusal does not spend it
+    assert sign_up(guest, invite=token).status_code == 303 and logged_in(guest)
+    used = sign_up(app.test_client(), name="Mr Second", invite=token)
+    assert used.status_code == 409 and "already been used" in used.get_data(as_text=True)
+    with app.app_context():
+        invitation = Invitation.query.one()
+        assert invitation.used_by == accounts.find_by_name("Ms Rivera").id and token not in invitation.token_hash
+        invitation.expires_at = time.time() - 1
+        invitation.used_at = None
+        db.session.commit()
+    expired = sign_up(app.test_client(), name="Mr Third", invite=token)
+    assert expired.status_code == 409 and "expired" in expired.get_data(as_text=True)
+    assert app.test_client().get("/signup?invite=made-up-token-123").status_code == 404
+    assert "Make an invitation link" in inviter.get("/account").get_data(as_text=True)
+
+
+def test_allow_signup_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("ALLOW_SIGNUP", "0")
+    closed = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite3'}"})
+    assert closed.config["ALLOW_SIGNUP"] is False
+    assert closed.test_client().get("/signup").status_code == 403
+    with closed.app_context():
+        db.engine.dispose()
+
+
+# ----------------------------------------------------------------------------------------------------
+# The log-in rate limit: in the database, so it holds across processes
+# ----------------------------------------------------------------------------------------------------
+def test_too_many_failed_log_ins_are_refused_with_429_in_every_process(app, monkeypatch):
+    assert (accounts.LOGIN_FAILURES, accounts.LOGIN_WINDOW) == (10, 15 * 60)
+    monkeypatch.setattr(accounts, "LOGIN_FAILURES", 3)  # fewer tries: each costs a scrypt hash
+    make_teacher(app)
+    client = app.test_client()
+    for _ in range(3):
+        assert log_in(client, password="wrong password").status_code == 401
+    refused = log_in(client)  # even the right password, until the window is over
+    assert refused.status_code == 429
+    assert "Too many failed log-ins" in refused.get_data(as_text=True) and "15 minutes" in refused.get_data(as_text=True)
+    # another process on the same database refuses too
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "SECRET_KEY": app.config["SECRET_KEY"]})
+    other.test_client_class = CSRFClient
+    assert log_in(other.test_client()).status_code == 429
+    with other.app_context():
+        db.engine.dispose()
+    # another address is not limited, and a success clears its count
+    elsewhere = app.test_client()
+    elsewhere.environ_base["REMOTE_ADDR"] = "10.0.0.9"
+    assert log_in(elsewhere).status_code == 303
+    # once the window has passed the account may log in again
+    monkeypatch.setattr(time, "time", lambda real=time.time: real() + 15 * 60 + 1)
+    assert log_in(client).status_code == 303
+
+
+def test_the_rate_limit_counts_every_hit_of_a_key(app):
+    from app.services import ratelimit
+
+    with app.app_context():
+        for _ in range(4):
+            ratelimit.hit("join:10.0.0.1", 60, now=1000.0)
+        assert ratelimit.blocked("join:10.0.0.1", 5, 60, now=1001.0) == 0
+        ratelimit.hit("join:10.0.0.1", 60, now=1002.0)
+        assert ratelimit.blocked("join:10.0.0.1", 5, 60, now=1003.0) == pytest.approx(57.0)
+        assert ratelimit.blocked("join:10.0.0.1", 5, 60, now=1061.0) == 0  # a new window
+        ratelimit.hit("join:10.0.0.1", 60, now=1061.0)
+        assert ratelimit.blocked("join:10.0.0.1", 1, 60, now=1062.0) > 0
+        ratelimit.reset("join:10.0.0.1")
+        assert ratelimit.blocked("join:10.0.0.1", 1, 60, now=1062.0) == 0
+
+
+# ----------------------------------------------------------------------------------------------------
+# The command line
+# ----------------------------------------------------------------------------------------------------
+def test_authors_teacher_create(app, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", app.config["SQLALCHEMY_DATABASE_URI"])
+    runner = CliRunner()
+    result = runner.invoke(cli, ["teacher", "create", "Ms Lovelace", "--password-stdin"],
+                           input="analytical engine\n")
+    assert result.exit_code == 0, result.output
+    assert 'Teacher "Ms Lovelace" can now log in.' in result.output
+    short = runner.invoke(cli, ["teacher", "create", "Mr Babbage", "--password-stdin"], input="short\n")
+    assert short.exit_code == 1 and "at least 8 characters" in short.output
+    taken = runner.invoke(cli, ["teacher", "create", "ms lovelace", "--password-stdin"], input="long enough pass\n")
+    assert taken.exit_code == 1 and "already a teacher" in taken.output
+    prompted = runner.invoke(cli, ["teacher", "create", "Mr Turing"], input="enigma machine\nenigma machine\n")
+    assert prompted.exit_code == 0, prompted.output
+    assert log_in(app.test_client(), name="Ms Lovelace", password="analytical engine").status_code == 303
+
+
+# ----------------------------------------------------------------------------------------------------
+# CSRF
+# ----------------------------------------------------------------------------------------------------
+def test_a_request_without_its_csrf_token_is_a_clear_400(app):
+    make_teacher(app)
+    bare = app.test_client(csrf=False)
+    page = bare.post("/login", data={"name": "Ms Teacher", "password": TEACHER_PASSWORD})
+    assert page.status_code == 400 and "CSRF token is missing" in page.get_data(as_text=True)
+    api = bare.post("/api/tables/ACEFHK/join", json={"name": "Anna"})
+    assert api.status_code == 400
+    assert api.get_json()["error"]["code"] == "csrf-token" and "X-CSRFToken" in api.get_json()["error"]["message"]
+    forged = bare.post("/api/tables/ACEFHK/join", json={"name": "Anna"}, headers={"X-CSRFToken": "forged"})
+    assert forged.status_code == 400 and "not valid" in forged.get_json()["error"]["message"]
+    for method, url in [("patch", "/api/tables/ACEFHK/seats/0"), ("delete", "/api/tables/ACEFHK/seats/0"),
+                        ("post", "/logout"), ("post", "/studio/new"), ("post", "/join")]:
+        response = getattr(bare, method)(url)
+        assert response.status_code == 400, url
+    # a form carries the token of its page's session
+    client = app.test_client(csrf=False)
+    form = client.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    assert re.search(r'<meta name="csrf-token" content="[^"]+">', form)
+    response = client.post("/login", data={"name": "Ms Teacher", "password": TEACHER_PASSWORD, "csrf_token": token})
+    assert response.status_code == 303
+
+
+# ----------------------------------------------------------------------------------------------------
+# Tables belong to the teacher who opened them
+# ----------------------------------------------------------------------------------------------------
+def test_opening_tables_needs_a_teacher_who_then_owns_them(app):
+    anonymous = app.test_client()
+    refused = anonymous.post("/api/tables", json={"seats": [{}, {}, {}]})
+    assert refused.status_code == 401 and refused.get_json()["error"]["code"] == "login-required"
+    assert anonymous.get("/api/tables").status_code == 401
+    assert anonymous.get("/teacher").status_code == 302
+    mine, theirs = teacher_client(app), teacher_client(app, "Mr Other")
+    code = open_table(mine)
+    seat_student(app, code, "Anna")
+    assert [t["code"] for t in mine.get("/api/tables").get_json()["tables"]] == [code]
+    assert theirs.get("/api/tables").get_json()["tables"] == []
+    assert theirs.post(f"/api/tables/{code}/close").status_code == 403
+    assert theirs.get(f"/t/{code}").status_code == 302  # the teacher's page is not theirs
+    assert mine.get(f"/t/{code}").status_code == 200
+    assert mine.post(f"/api/tables/{code}/close").status_code == 200
+
+
+def test_allow_signup_is_a_flag_of_the_environment(monkeypatch, tmp_path):
+    from app.config import from_environment
+
+    monkeypatch.setenv("SECRET_KEY", "a-real-secret-key-of-enough-length-123")
+    for value, expected in ((None, True), ("", True), ("0", False), ("off", False), ("1", True), ("yes", True)):
+        if value is None:
+            monkeypatch.delenv("ALLOW_SIGNUP", raising=False)
+        else:
+            monkeypatch.setenv("ALLOW_SIGNUP", value)
+        assert from_environment(str(tmp_path))["ALLOW_SIGNUP"] is expected, value

@@ -1,0 +1,266 @@
+"""Faults: the server killed mid-hand (SIGKILL) loses nothing, and a database that does not answer for
+a while gets a clear 503 (JSON for the API, a page for people), never a 500, and the app recovers by
+itself when the database is back."""
+from __future__ import annotations
+
+import random
+import socket
+import sqlite3
+import threading
+import time
+
+import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
+
+from app import create_app
+from app.db import db
+
+from .conftest import SERVER_DATABASE
+from .server_support import Browser, Server
+from .web_support import CSRFClient, choose_move, deck_of, get_state, open_table, seat_student, teacher_client
+
+COMPUTERS = [{"kind": "computer", "bot": "random"}, {"kind": "computer", "bot": "memory"},
+             {"kind": "computer", "bot": "random"}, {"kind": "computer", "bot": "expert"}]
+
+
+def move_log(database: str, code: str) -> list[tuple[int, int, str]]:
+    """(hand, seq, move) for every stored move of the table, read straight from the SQLite file."""
+    with sqlite3.connect(database) as connection:
+        return connection.execute(
+            "SELECT h.number, m.seq, m.data_json FROM play_moves m JOIN play_hands h ON h.id = m.hand_id "
+            "JOIN play_tables t ON t.id = h.table_id WHERE t.code = ? ORDER BY h.number, m.seq", (code,)).fetchall()
+
+
+def assert_no_gap(log):
+    by_hand: dict[int, list[int]] = {}
+    for hand, seq, _ in log:
+        by_hand.setdefault(hand, []).append(seq)
+    for hand, seqs in by_hand.items():
+        assert seqs == list(range(len(seqs))), f"hand {hand}: {seqs}"
+
+
+def test_a_server_killed_mid_hand_goes_on_from_the_last_committed_move(tmp_path):
+    database = tmp_path / "class.sqlite3"
+    url = f"sqlite:///{database}"
+    pace = {"AUTHORS_BOT_PACE_SECONDS": "0.02", "AUTHORS_HAND_PAUSE_SECONDS": "0.02"}
+    server = Server(url, tmp_path / "instance", workers=2, threads=4, env=pace).start()
+    try:
+        teacher = Browser(server.port)
+        code = teacher.open_table({"rules": "standard", "seats": COMPUTERS, "match": {"format": "hands", "value": 3}})
+        status, _ = teacher.json("POST", f"/api/tables/{code}/start")
+        assert status == 200
+        pollers = [Browser(server.port) for _ in range(4)]
+        seen = [(0, 0)]  # the furthest (hand, moves in it) any screen was shown
+
+        def watch(browser, stop):
+            while not stop.is_set():
+                try:
+                    status, state = browser.json("GET", f"/api/tables/{code}")
+                except OSError:
+                    return  # the server is gone
+                if status == 200 and state["game"]:
+                    seen[0] = max(seen[0], (state["match"]["hand"], state["game"]["version"]))
+
+        stop = threading.Event()
+        threads = [threading.Thread(target=watch, args=(b, stop)) for b in pollers]
+        for thread in threads:
+            thread.start()
+        deadline = time.time() + 30
+        while time.time() < deadline and seen[0] < (2, 5):
+            time.sleep(0.02)
+        assert seen[0] >= (2, 5), "the computer players did not get going"
+        server.kill()  # mid-hand, with requests in flight
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        hand, version = seen[0]
+    finally:
+        server.kill()
+    before = move_log(str(database), code)
+    assert_no_gap(before)
+    assert sum(1 for row in before if row[0] == hand) >= version, "a move a screen had seen was lost"
+
+    server = Server(url, tmp_path / "instance", workers=2, threads=4, env=pace).start()
+    try:
+        watcher = Browser(server.port)
+        state = None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            status, state = watcher.json("GET", f"/api/tables/{code}")
+            assert status == 200, state
+            if state["status"] == "finished":
+                break
+            time.sleep(0.01)
+        assert state["status"] == "finished", "the game did not go on after the restart"
+        assert len(state["hands"]) == 3
+    finally:
+        server.stop()
+    after = move_log(str(database), code)
+    assert_no_gap(after)
+    assert after[:len(before)] == before, "the restarted server changed moves made before the crash"
+    assert len(after) > len(before)
+
+
+# ----------------------------------------------------------------------------------------------------
+# SQLite: a database held locked by someone else (a backup, a stuck process)
+# ----------------------------------------------------------------------------------------------------
+def test_a_locked_sqlite_database_gets_503_then_the_app_recovers(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    database = tmp_path / "locked.sqlite3"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+                      "DATABASE_LOCK_TIMEOUT_MS": 200, "BOT_PACE_SECONDS": 0, "HAND_PAUSE_SECONDS": 0,
+                      "DEAL_SEED": 7})
+    app.test_client_class = CSRFClient
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    anna = seat_student(app, code, "Anna")
+    seat_student(app, code, "Boris")
+    teacher.post(f"/api/tables/{code}/start")
+    deck = deck_of(anna, code)
+    rng = random.Random(1)
+    state = get_state(anna, code)
+
+    blocker = sqlite3.connect(database, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")  # nobody else may write until this ends
+    try:
+        move = anna.post(f"/api/tables/{code}/moves", json={"version": state["version"],
+                                                             "move": choose_move(state, deck, rng)})
+        assert move.status_code == 503
+        assert move.headers["Retry-After"]
+        assert move.get_json()["error"]["code"] == "database-unavailable"
+        assert "not answering" in move.get_json()["error"]["message"]
+        page = app.test_client().post("/join", data={"code": code, "name": "Vera"},
+                                      headers={"Accept": "text/html"})
+        assert page.status_code == 503 and b"not answering" in page.data
+        # reading goes on: WAL lets readers in while a writer holds the lock
+        assert anna.get(f"/api/tables/{code}").status_code == 200
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    state = get_state(anna, code)
+    again = anna.post(f"/api/tables/{code}/moves", json={"version": state["version"],
+                                                         "move": choose_move(state, deck, rng)})
+    assert again.status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
+# ----------------------------------------------------------------------------------------------------
+# PostgreSQL: the database server goes away (a TCP proxy we stop) and comes back
+# ----------------------------------------------------------------------------------------------------
+class Proxy:
+    """A TCP proxy on a loopback port to the database server, that can be cut and restored."""
+
+    def __init__(self, target_host: str, target_port: int):
+        self.target = (target_host, target_port)
+        self.port = 0
+        self.listener: socket.socket | None = None
+        self.sockets: list[socket.socket] = []
+        self.lock = threading.Lock()
+
+    def start(self) -> "Proxy":
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self.port = listener.getsockname()[1]
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+        return self
+
+    def _accept(self, listener):
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self) -> None:
+        """The database is unreachable: no new connection, and every open one is dropped."""
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)  # (wakes the accepting thread; close alone does not)
+        except OSError:
+            pass
+        self.listener.close()
+        with self.lock:
+            for sock in self.sockets:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                sock.close()
+            self.sockets.clear()
+
+
+@pytest.mark.database
+@pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
+                    reason="needs the PostgreSQL server (make test-postgres)")
+def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, monkeypatch):
+    real = make_url(SERVER_DATABASE)
+    proxy = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "BOT_PACE_SECONDS": 0,
+                      "HAND_PAUSE_SECONDS": 0, "DEAL_SEED": 7})
+    app.test_client_class = CSRFClient
+    try:
+        teacher = teacher_client(app)
+        code = open_table(teacher)
+        anna = seat_student(app, code, "Anna")
+        assert anna.get(f"/api/tables/{code}").status_code == 200
+
+        proxy.cut()
+        for _ in range(3):
+            down = anna.get(f"/api/tables/{code}")
+            assert down.status_code == 503, down.data[:300]
+            assert down.get_json()["error"]["code"] == "database-unavailable"
+        page = anna.get(f"/t/{code}/play", headers={"Accept": "text/html"})
+        assert page.status_code == 503 and b"not answering" in page.data
+        joined = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Boris"})
+        assert joined.status_code == 503
+
+        proxy.start()  # the same port: the database is back
+        deadline = time.time() + 10
+        while True:
+            up = anna.get(f"/api/tables/{code}")
+            if up.status_code == 200 or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        assert up.status_code == 200
+        assert seat_student(app, code, "Boris")
+    finally:
+        proxy.cut()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        cleanup = create_engine(SERVER_DATABASE)
+        with cleanup.begin() as connection:
+            db.metadata.drop_all(connection)
+        cleanup.dispose()

@@ -1,0 +1,82 @@
+"""Guessing join codes is limited per client address by a counter in the database, so the limit holds
+across processes: two app instances sharing one database count the same wrong guesses."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app import create_app
+from app.db import db
+
+from .web_support import CSRFClient, open_table, seat_student, teacher_client
+
+GUESSER = {"REMOTE_ADDR": "198.51.100.7"}
+NEIGHBOUR = {"REMOTE_ADDR": "198.51.100.8"}
+
+
+@pytest.fixture
+def twin(app):
+    """A second instance of the app (another process or host) on the same database."""
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "SECRET_KEY": app.config["SECRET_KEY"]})
+    other.test_client_class = CSRFClient
+    yield other
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def client(app, environ):
+    c = app.test_client()
+    c.environ_base.update(environ)
+    return c
+
+
+def test_twenty_wrong_codes_from_one_address_block_it_on_every_instance(app, twin):
+    real = open_table(teacher_client(app))
+    seated = seat_student(app, real, "Anna")
+    seated.environ_base.update(GUESSER)  # Anna sits behind the same school address as the guesser
+    first, second = client(app, GUESSER), client(twin, GUESSER)
+    for i in range(20):  # wrong codes, alternately on each instance, through the API and the pages
+        guesser = (first, second)[i % 2]
+        code = f"WRNG{i:02d}"
+        url = (f"/api/tables/{code}", f"/t/{code}/projector", f"/api/tables/{code}/deck")[i % 3]
+        assert guesser.get(url).status_code == 404, (i, url)
+    for guesser in (first, second):
+        blocked = guesser.get("/api/tables/ACEFHK")
+        assert blocked.status_code == 429
+        error = blocked.get_json()["error"]
+        assert error["code"] == "too-many-attempts" and "minute" in error["message"]
+        assert 0 < int(blocked.headers["Retry-After"]) <= 600
+        # a right code is refused too: the limit is no oracle of which codes exist
+        assert guesser.get(f"/api/tables/{real}").status_code == 429
+        assert guesser.post(f"/api/tables/{real}/join", json={"name": "Mallory"}).status_code == 429
+        page = guesser.post("/join", data={"code": real, "name": "Mallory"}, headers={"Accept": "text/html"})
+        assert page.status_code == 429 and b"Too many join codes" in page.data
+    # a student already seated at a table keeps playing from the same address
+    assert seated.get(f"/api/tables/{real}").status_code == 200
+    # another address is not affected
+    neighbour = client(twin, NEIGHBOUR)
+    assert neighbour.get("/api/tables/ACEFHK").status_code == 404
+    assert neighbour.post(f"/api/tables/{real}/join", json={"name": "Boris"}).status_code == 201
+
+
+def test_right_codes_and_missing_hands_are_not_guesses(app):
+    real = open_table(teacher_client(app))
+    visitor = client(app, GUESSER)
+    for _ in range(30):
+        assert visitor.get(f"/api/tables/{real}").status_code == 200
+        assert visitor.get(f"/api/tables/{real}/hands/9/record").status_code == 404  # a real table
+    assert visitor.get("/api/tables/ACEFHK").status_code == 404
+
+
+def test_the_block_ends_with_its_window(app, twin):
+    for instance in (app, twin):
+        instance.config.update(JOIN_GUESS_LIMIT=3, JOIN_GUESS_WINDOW=1)
+    guesser = client(app, GUESSER)
+    for code in ("WRONG1", "WRONG2", "WRONG3"):
+        assert guesser.get(f"/api/tables/{code}").status_code == 404
+    assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 429
+    time.sleep(1.2)
+    assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 404
