@@ -52,7 +52,7 @@ def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
         sys.exit(1)
     os.environ["AUTHORS_ENV"] = "production"
     args = [gunicorn, "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", str(threads),
-            "--worker-class", "gthread", "--timeout", "30", "--graceful-timeout", "10",
+            "--worker-class", "gthread", "--preload", "--timeout", "30", "--graceful-timeout", "10",
             "--access-logfile", "-", "app:create_app()"]
     click.echo(f"Authors Classroom (production) on http://{host}:{port}/ with {workers} workers x {threads} threads")
     os.execv(gunicorn, args)

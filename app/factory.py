@@ -2,13 +2,30 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import flask_migrate
 from flask import Flask
+from flask_migrate import Migrate
 
 from .config import from_environment
 from . import i18n
 from .db import db
 from .services.hands import DEFAULTS as PLAY_DEFAULTS
+
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+migrate = Migrate()
+
+
+def prepare_schema(app: Flask) -> None:
+    """Tests build the schema straight from the models; every other start applies the migrations
+    (Alembic, the same for SQLite and PostgreSQL), so a laptop's database and a district's stay alike.
+    `authors db upgrade` does the same by hand; gunicorn runs it once, in the master (--preload)."""
+    if app.testing and not app.config.get("USE_MIGRATIONS"):
+        db.create_all()
+    else:
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -23,11 +40,16 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.setdefault(key, value)
     app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
 
-    from . import models  # noqa: F401  (the tables must be known before create_all)
+    from . import models  # noqa: F401  (the tables must be known before the schema is prepared)
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     i18n.init_app(app)
     with app.app_context():
-        db.create_all()
+        prepare_schema(app)
+        if not app.testing and hasattr(os, "register_at_fork"):
+            # gunicorn --preload forks workers after this: a child must not reuse the master's connections.
+            engines = list(db.engines.values())
+            os.register_at_fork(after_in_child=lambda: [engine.dispose(close=False) for engine in engines])
 
     from .web import errors, library
 

@@ -1,0 +1,59 @@
+"""The migrations build exactly the schema the models describe, on SQLite and on PostgreSQL."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import text
+
+from app import create_app
+from app.db import db
+from tests.conftest import SERVER_DATABASE, database_url
+
+
+def drop_everything() -> None:
+    db.drop_all()
+    with db.engine.begin() as connection:
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+
+
+@pytest.mark.database
+def test_the_migrations_build_the_models_schema(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    url = database_url(tmp_path)
+    if SERVER_DATABASE:  # start from an empty server database
+        scratch = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+        with scratch.app_context():
+            drop_everything()
+            db.engine.dispose()
+    app = create_app({"TESTING": True, "USE_MIGRATIONS": True, "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        try:
+            with db.engine.connect() as connection:
+                context = MigrationContext.configure(connection)
+                assert context.get_current_revision() == "0001"
+                differences = compare_metadata(context, db.metadata)
+            assert differences == [], differences
+        finally:
+            if SERVER_DATABASE:
+                drop_everything()
+            db.engine.dispose()
+
+
+def test_authors_db_upgrade_prepares_a_fresh_database(tmp_path):
+    import os
+
+    env = {**os.environ, "AUTHORS_INSTANCE_PATH": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    result = subprocess.run([str(Path(sys.executable).parent / "authors"), "db", "upgrade"], env=env,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    import sqlite3
+
+    tables = {row[0] for row in sqlite3.connect(tmp_path / "authors.sqlite3").execute(
+        "select name from sqlite_master where type = 'table'")}
+    assert {"alembic_version", "play_tables", "play_moves", "teachers", "studio_decks"} <= tables
