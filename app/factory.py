@@ -7,6 +7,7 @@ from pathlib import Path
 import flask_migrate
 from flask import Flask
 from flask_migrate import Migrate
+from sqlalchemy import inspect
 
 from .config import from_environment
 from . import i18n
@@ -24,8 +25,12 @@ def prepare_schema(app: Flask) -> None:
     `authors db upgrade` does the same by hand; gunicorn runs it once, in the master (--preload)."""
     if app.testing and not app.config.get("USE_MIGRATIONS"):
         db.create_all()
-    else:
-        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        return
+    tables = set(inspect(db.engine).get_table_names())
+    if tables and "alembic_version" not in tables:
+        # Made by create_all (a test, or a build from before migrations): it is the baseline schema.
+        flask_migrate.stamp(directory=str(MIGRATIONS), revision="0001")
+    flask_migrate.upgrade(directory=str(MIGRATIONS))
 
 
 def create_app(test_config: dict | None = None) -> Flask:
