@@ -6,6 +6,7 @@ import random
 from ..moves import Answer, Claim, Move
 from ..naming import is_correct_answer
 from ..views import PlayerView
+from .knowledge import Knowledge
 
 
 def answer(view: PlayerView, rng: random.Random, recall: float) -> Answer:
@@ -39,3 +40,26 @@ def any_legal(view: PlayerView) -> Move:
         return move
     raise RuntimeError(f"{view.seat} is to act but has no legal move (turn {view.turn}, "
                        f"hand counts {view.hand_counts}, stock {view.stock})")
+
+
+class RememberingBot:
+    """A computer player that keeps what its seat saw (Knowledge) and names works with chance `recall`.
+    Subclasses decide the other moves in `decide`, from the view and that knowledge only."""
+
+    recall = 0.5
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.know = Knowledge()
+
+    def observe(self, events: list[dict]) -> None:
+        self.know.observe(events)
+
+    def choose(self, view: PlayerView) -> Move:
+        self.know.update(view)
+        if view.prompts:
+            return answer(view, self.rng, self.recall)
+        return self.decide(view)
+
+    def decide(self, view: PlayerView) -> Move:
+        raise NotImplementedError

@@ -6,13 +6,10 @@ hit (which keeps the turn) against what the ask gives away.
 """
 from __future__ import annotations
 
-import random
-
 from ..moves import Ask, Move, PassTurn
 from ..views import PlayerView
-from .common import answer, any_legal, claim_of
+from .common import RememberingBot, any_legal, claim_of
 from .inference import Deal, Inconsistent
-from .knowledge import Knowledge
 
 RECALL = 0.9
 STALL_ASKS = 60  # Literature: asks without a set going down before claiming on the best odds
@@ -24,21 +21,11 @@ CERTAIN = 10.0
 GUESS_ODDS = 0.5  # Literature: no ask can hit; claim if the likeliest attribution is this sure
 
 
-class ExpertBot:
+class ExpertBot(RememberingBot):
     name = "expert"
+    recall = RECALL
 
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-        self.know = Knowledge()
-
-    def observe(self, events: list[dict]) -> None:
-        self.know.observe(events)
-
-    def choose(self, view: PlayerView) -> Move:
-        know = self.know
-        know.update(view)
-        if view.prompts:
-            return answer(view, self.rng, RECALL)
+    def decide(self, view: PlayerView) -> Move:
         if view.teams:
             return self._team_move(view, self._deal())
         if not view.asks:

@@ -12,32 +12,20 @@ a set going down, it claims the set its team most visibly holds, guessing the un
 """
 from __future__ import annotations
 
-import random
-
 from ..moves import Ask, Move, PassTurn
 from ..views import PlayerView
-from .common import answer, any_legal, claim_of
-from .knowledge import Knowledge
+from .common import RememberingBot, any_legal, claim_of
 
 RECALL = 0.7
 STALL_ASKS = 120  # asks without a set going down before it claims on a guess
 
 
-class MemoryBot:
+class MemoryBot(RememberingBot):
     name = "memory"
+    recall = RECALL
 
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-        self.know = Knowledge()
-
-    def observe(self, events: list[dict]) -> None:
-        self.know.observe(events)
-
-    def choose(self, view: PlayerView) -> Move:
+    def decide(self, view: PlayerView) -> Move:
         know = self.know
-        know.update(view)
-        if view.prompts:
-            return answer(view, self.rng, RECALL)
         if view.claimable:
             claim = self._sure_claim(view)
             if claim is not None:
