@@ -1,11 +1,11 @@
 """The database handle shared by the models (Flask-SQLAlchemy), and how writers take their turn.
 
 Every change of a table is one write transaction that starts by locking the table: `write_lock(Table,
-id)` ends whatever read transaction the request had, begins a write transaction and reads the row
-again with SELECT ... FOR UPDATE. On PostgreSQL the row lock makes a second writer of the same table
-wait until the first commits (then it reads the new version). SQLite has no row locks (FOR UPDATE
-compiles to nothing), so there the write transaction starts with BEGIN IMMEDIATE, which takes the
-database's write lock at once: writers queue up (up to the busy timeout) instead of failing half-way.
+id)` reads the row again with SELECT ... FOR UPDATE. On PostgreSQL (READ COMMITTED) the row lock makes
+a second writer of the same table wait until the first commits, then it reads the new version. SQLite
+has no row locks (FOR UPDATE compiles to nothing), so there the request's read transaction is ended
+and the write transaction starts with BEGIN IMMEDIATE, which takes the database's write lock at once:
+writers queue up (up to the busy timeout) instead of failing half-way.
 
 For that SQLAlchemy must emit BEGIN itself: the pysqlite driver is told not to (isolation_level None)
 and a "begin" listener emits BEGIN, or BEGIN IMMEDIATE for a write transaction (the documented recipe
@@ -72,9 +72,11 @@ db = Database()
 
 
 def begin_write() -> None:
-    """End the session's read transaction (if any) and begin a write transaction (BEGIN IMMEDIATE on
-    SQLite). What was loaded stays loaded: the caller checks it is still current (see write_lock)."""
+    """On SQLite, end the session's read transaction (if any) and begin a write transaction with BEGIN
+    IMMEDIATE. What was loaded stays loaded: the caller checks it is still current (see write_lock)."""
     session = db.session()
+    if session.get_bind().dialect.name != "sqlite":
+        return  # READ COMMITTED: the FOR UPDATE that follows, in this same transaction, reads the latest row
     if session.in_transaction():
         session.expire_on_commit = False
         try:

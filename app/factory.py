@@ -74,8 +74,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(studio.bp)
     app.register_blueprint(reports.bp)
     errors.register(app)
-    from .web import guard
+    from .web import guard, polling
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
+    app.wsgi_app = polling.FastPoll(app)  # a student's unchanged poll: a 304 before Flask (issue #8)
     from .web import security
 
     security.register(app)

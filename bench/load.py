@@ -307,8 +307,10 @@ def main() -> None:
               f"({workers} workers x {args.threads} threads, {args.database})", flush=True)
         _, first = students[0][0].json("GET", f"/api/tables/{tables[0].code}")
         poll_ms = first["poll_ms"]
+        cpu_before = time.process_time()
         stats = asyncio.run(run_load(server.port, tables, students, args.seconds, args.warmup, poll_ms,
                                     args.think))
+        client_cpu = (time.process_time() - cpu_before) / (args.seconds + args.warmup)
 
         # The cost of the version poll (a 304 for an unchanged table) against a bare endpoint.
         idle = Browser(server.port)
@@ -330,6 +332,7 @@ def main() -> None:
         "moves_per_s": round(stats.moves / stats.seconds, 1), "moves": stats.moves,
         "polls": stats.polls, "not_modified": stats.not_modified, "refused_moves": stats.refused,
         "errors": stats.errors, "statuses": stats.statuses,
+        "load_generator_cores": round(client_cpu, 2),
         "move_ms": {q: round(pct(stats.move_ms, q), 1) for q in (50, 95, 99)},
         "screen_ms": {q: round(pct(stats.screen_ms, q), 1) for q in (50, 95, 99)},
         "screen_max_ms": round(max(stats.screen_ms), 1) if stats.screen_ms else None,
