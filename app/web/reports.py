@@ -58,22 +58,23 @@ def _csv(text: str, name: str) -> Response:
     return response
 
 
-@bp.get("/answers.csv")
-def answers_csv():
-    """Every name-the-work answer of the period (?table=CODE, ?student=NAME to narrow it)."""
+def _narrowed_report():
+    """The period's report, narrowed by ?table=CODE (one of the teacher's own) and ?student=NAME."""
     when = _period()
     code = request.args.get("table") or None
     if code:
         code = reports.own_table(current_user.id, code).code
-    report = reports.build(current_user.id, when, table_code=code, student=_student())
+    return when, reports.build(current_user.id, when, table_code=code, student=_student())
+
+
+@bp.get("/answers.csv")
+def answers_csv():
+    """Every name-the-work answer of the period."""
+    when, report = _narrowed_report()
     return _csv(reports.answers_csv(report), f"answers-{when.first}-{when.last}.csv")
 
 
 @bp.get("/students.csv")
 def students_csv():
-    when = _period()
-    code = request.args.get("table") or None
-    if code:
-        code = reports.own_table(current_user.id, code).code
-    report = reports.build(current_user.id, when, table_code=code, student=_student())
+    when, report = _narrowed_report()
     return _csv(reports.students_csv(report), f"students-{when.first}-{when.last}.csv")
