@@ -12,6 +12,7 @@ database error) goes on to the full answer of api.table_state, which builds the 
 """
 from __future__ import annotations
 
+import os
 import re
 import time
 from urllib.parse import parse_qs
@@ -19,7 +20,7 @@ from urllib.parse import parse_qs
 from flask import Flask, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, create_engine, select
 from werkzeug.http import parse_cookie, parse_etags
 
 from ..db import db
@@ -88,6 +89,14 @@ class FastPoll:
             self.headers.append(("Strict-Transport-Security", "max-age=31536000"))
         with app.app_context():
             self.engine = db.engine
+        if self.engine.dialect.name != "sqlite":
+            # One statement, no transaction around it: one round trip to the server per poll. (A dead
+            # connection fails the poll over to the view, and the pool drops it.)
+            options = app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {}
+            self.engine = create_engine(self.engine.url, isolation_level="AUTOCOMMIT", pool_size=2, max_overflow=8,
+                                        connect_args=options.get("connect_args") or {})
+            if hasattr(os, "register_at_fork"):
+                os.register_at_fork(after_in_child=lambda: self.engine.dispose(close=False))
 
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
