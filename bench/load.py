@@ -21,8 +21,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -296,7 +296,6 @@ def main() -> None:
     else:
         url = POSTGRES if args.database == "postgres" else args.database
         reset_postgres(url)
-    import os
     workers = args.workers or 2 * (os.cpu_count() or 1)
     server = Server(url, work / "instance", workers=workers, threads=args.threads,
                     env={"AUTHORS_HAND_PAUSE_SECONDS": "1", "AUTHORS_BOT_PACE_SECONDS": "1"}).start(60)
