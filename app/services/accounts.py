@@ -11,7 +11,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..db import db
 from ..models import Invitation, Teacher
 from . import ratelimit
-from .codes import new_token, token_hash, token_matches
+from .codes import name_key, new_token, token_hash, token_matches
 from .errors import BadRequest, Conflict, NotFound, ServiceError
 
 NAME_MIN, NAME_MAX = 2, 60
@@ -41,10 +41,6 @@ def clean_teacher_name(text) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise BadRequest("a name cannot hold control characters")
     return name
-
-
-def name_key(name: str) -> str:
-    return name.casefold()
 
 
 def check_password_rules(password) -> str:
