@@ -79,3 +79,46 @@ def test_engine_refusals_translate_with_their_fields(app):
     assert refusal.code == "not-your-turn"
     with app.test_request_context("/"), force_locale("pt"):
         assert gettext(refusal.template).format(**refusal.params) == "é a vez de Anna, não de Boris"
+
+
+def _script_catalog(page: str) -> dict:
+    import json
+    import re
+
+    block = re.search(r'<script type="application/json" id="script-catalog">(.*?)</script>', page, re.S)
+    assert block, "every page carries the scripts' messages"
+    return json.loads(block.group(1))
+
+
+def test_pages_carry_the_scripts_messages_in_their_language(client):
+    from app.i18n import script_messages
+
+    marked = script_messages()
+    assert "The connection dropped; trying again…" in marked  # read from app/static/js/common.js
+    catalog = _script_catalog(client.get("/?lang=ru").get_data(as_text=True))
+    assert catalog["lang"] == "ru"
+    assert catalog["messages"]["The connection dropped; trying again…"] == "Связь прервалась; пробуем снова…"
+    english = _script_catalog(client.get("/?lang=en").get_data(as_text=True))
+    assert english["messages"]["The connection dropped; trying again…"] == "The connection dropped; trying again…"
+
+
+def test_script_plurals_come_by_cldr_category(app):
+    """The browser chooses a plural form with Intl.PluralRules, so each form is filed under its CLDR
+    category: Russian needs one, few and many; English one and other."""
+    from flask_babel import force_locale
+
+    import app.i18n as i18n
+
+    saved = i18n._script_messages
+    i18n._script_messages = [("%(num)d card", "%(num)d cards")]
+    i18n._script_catalogs.clear()
+    try:
+        with app.test_request_context("/"), force_locale("ru"):
+            forms = i18n.script_catalog()["plurals"]["%(num)d card"]
+        assert forms == {"many": "%(num)d карт", "one": "%(num)d карта", "few": "%(num)d карты"}
+        with app.test_request_context("/"), force_locale("en"):
+            assert i18n.script_catalog()["plurals"]["%(num)d card"] == {"other": "%(num)d cards",
+                                                                         "one": "%(num)d card"}
+    finally:
+        i18n._script_messages = saved
+        i18n._script_catalogs.clear()

@@ -3,6 +3,40 @@
 "use strict";
 
 window.AC = (function () {
+  /* Translations: the page carries the scripts' messages in its language (app/i18n.py, a JSON data
+     block, so no inline script). gettext("Hello %(name)s", {name: "Anna"}); ngettext(one, many, n, {...})
+     picks the plural form the language needs with Intl.PluralRules, and fills %(num)d with n. */
+  const catalog = (function () {
+    const block = document.getElementById("script-catalog");
+    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
+  })();
+  const lang = catalog.lang || document.documentElement.lang || "en";
+  const pluralRules = (window.Intl && Intl.PluralRules) ? new Intl.PluralRules(lang) : null;
+
+  function format(text, params) {
+    if (!params) return text;
+    return text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind) {
+      if (!(name in params)) return whole;
+      const value = params[name];
+      return kind === "d" && typeof value === "number" ? value.toLocaleString(lang) : String(value);
+    });
+  }
+
+  function gettext(message, params) {
+    const messages = catalog.messages || {};
+    return format(messages[message] || message, params);
+  }
+
+  function ngettext(singular, plural, n, params) {
+    const forms = (catalog.plurals || {})[singular];
+    let text = n === 1 ? singular : plural;
+    if (forms) {
+      const category = pluralRules ? pluralRules.select(n) : (n === 1 ? "one" : "other");
+      text = forms[category] || forms.other || forms.many || text;
+    }
+    return format(text, Object.assign({ num: n }, params || {}));
+  }
+
   function el(tag, attrs) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -76,7 +110,7 @@ window.AC = (function () {
           if (onError) onError(data && data.error ? data.error.message : response.statusText, response.status);
         }
       } catch (e) {
-        if (onError) onError("The connection dropped; trying again…", 0);
+        if (onError) onError(gettext("The connection dropped; trying again…"), 0);
       }
       busy = false;
       if (again) { again = false; tick(); return; }
@@ -285,6 +319,6 @@ window.AC = (function () {
     }
   }
 
-  return { el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
+  return { gettext: gettext, ngettext: ngettext, format: format, lang: lang, el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
     renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals };
 })();
