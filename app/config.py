@@ -55,7 +55,23 @@ def from_environment(instance_path: str) -> dict:
         "ALLOW_SIGNUP": _flag(os.environ.get("ALLOW_SIGNUP"), default=True),
         # A form's CSRF token lives as long as the session: a play screen stays open all lesson.
         "WTF_CSRF_TIME_LIMIT": None,
+        # Behind a reverse proxy (nginx, a load balancer): how many proxies in front of the app set
+        # X-Forwarded-For/-Proto/-Host. 0 (the default) trusts none, so a student cannot pose as
+        # another address to dodge the join-code and log-in limits.
+        "TRUSTED_PROXIES": _count(os.environ.get("TRUSTED_PROXIES"), "TRUSTED_PROXIES"),
     }
+
+
+def _count(value: str | None, name: str) -> int:
+    if value is None or not value.strip():
+        return 0
+    try:
+        number = int(value)
+    except ValueError:
+        number = -1
+    if not 0 <= number <= 10:
+        raise ConfigError(f"{name} is how many proxies stand in front of the app (0 to 10), not {value!r}")
+    return number
 
 
 def _flag(value: str | None, default: bool) -> bool:

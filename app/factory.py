@@ -8,6 +8,7 @@ import flask_migrate
 from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import inspect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import from_environment
 from . import i18n
@@ -77,6 +78,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import guard, polling
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
     app.wsgi_app = polling.FastPoll(app)  # a student's unchanged poll: a 304 before Flask (issue #8)
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        # The client's address and scheme from the proxies' X-Forwarded-* headers: the rate limits count
+        # each student's address, not the proxy's, and links and secure cookies see https.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     from .web import security
 
     security.register(app)

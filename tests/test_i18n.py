@@ -90,15 +90,20 @@ def _script_catalog(page: str) -> dict:
     return json.loads(block.group(1))
 
 
-def test_pages_carry_the_scripts_messages_in_their_language(client):
+def test_pages_carry_the_scripts_messages_in_their_language(app, client):
     from app.i18n import script_messages
+
+    from .web_support import teacher_client
+
+    client = teacher_client(app)  # the form to open a table has a script
 
     marked = script_messages()
     assert "The connection dropped; trying again…" in marked  # read from app/static/js/common.js
-    catalog = _script_catalog(client.get("/?lang=ru").get_data(as_text=True))
+    assert 'id="script-catalog"' not in client.get("/?lang=ru").get_data(as_text=True)  # a page without scripts
+    catalog = _script_catalog(client.get("/tables/new?lang=ru").get_data(as_text=True))
     assert catalog["lang"] == "ru"
     assert catalog["messages"]["The connection dropped; trying again…"] == "Связь прервалась; пробуем снова…"
-    english = _script_catalog(client.get("/?lang=en").get_data(as_text=True))
+    english = _script_catalog(client.get("/tables/new?lang=en").get_data(as_text=True))
     assert english["messages"]["The connection dropped; trying again…"] == "The connection dropped; trying again…"
 
 

@@ -80,3 +80,45 @@ def test_the_block_ends_with_its_window(app, twin):
     assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 429
     time.sleep(1.2)
     assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 404
+
+
+def _proxied_app(app, proxies: int):
+    other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "SECRET_KEY": app.config["SECRET_KEY"], "TRUSTED_PROXIES": proxies,
+                        "JOIN_GUESS_LIMIT": 3})
+    other.test_client_class = CSRFClient
+    return other
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_behind_a_proxy_the_limit_counts_each_students_address(app, proxies):
+    """With TRUSTED_PROXIES=1 (one proxy in front) the limit counts the address the proxy forwards, so
+    one guesser does not lock a whole school out; with 0, X-Forwarded-For is not believed, so a guesser
+    cannot dodge the limit by inventing addresses."""
+    behind = _proxied_app(app, proxies)
+    try:
+        proxy = {"REMOTE_ADDR": "10.0.0.1"}
+        guesser = client(behind, proxy)
+        for i, code in enumerate(("WRONG1", "WRONG2", "WRONG3")):
+            forwarded = {"X-Forwarded-For": f"203.0.113.{i + 1}" if not proxies else "203.0.113.9"}
+            assert guesser.get(f"/api/tables/{code}", headers=forwarded).status_code == 404
+        other_student = client(behind, proxy).get("/api/tables/WRONG4",
+                                                 headers={"X-Forwarded-For": "203.0.113.50"})
+        same_student = client(behind, proxy).get("/api/tables/WRONG5",
+                                                headers={"X-Forwarded-For": "203.0.113.9"})
+        assert same_student.status_code == 429
+        assert other_student.status_code == (404 if proxies else 429)
+    finally:
+        with behind.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_trusted_proxies_must_be_a_small_count(monkeypatch, tmp_path):
+    from app.config import ConfigError, from_environment
+
+    monkeypatch.setenv("TRUSTED_PROXIES", "yes")
+    with pytest.raises(ConfigError, match="TRUSTED_PROXIES"):
+        from_environment(str(tmp_path))
+    monkeypatch.setenv("TRUSTED_PROXIES", "2")
+    assert from_environment(str(tmp_path))["TRUSTED_PROXIES"] == 2

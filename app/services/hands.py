@@ -45,6 +45,7 @@ _registry = threading.Lock()                          # guards the caches' bookk
 _games: dict[tuple[str, int], tuple[tuple, Game]] = {}
 _bots: dict[tuple, list] = {}   # (hand, its stamp, seat, strength) -> [bot, events seen]
 _turns: dict[tuple[str, int], tuple] = {}  # table -> (version, hand, whose turn): a poll's shortcut
+_caught_up: dict[tuple[str, int], tuple] = {}  # hand -> (its stamp, the table version its game has seen)
 
 
 def setting(name: str) -> Any:
@@ -86,14 +87,22 @@ def _stamp(hand: Hand) -> tuple:
 
 
 def game_of(hand: Hand) -> Game:
-    """The hand's game with every stored move applied (cached per process, caught up from the log)."""
+    """The hand's game with every stored move applied (cached per process, caught up from the log).
+
+    Every move bumps the table's version, so a cached game already caught up at the version this request
+    read has every move there is to see, and the log is not read again (a poll that finds a change reads
+    the table, not the moves, when this process was the one that made it)."""
     with lock(hand):
-        cached = _games.get(_key(hand))
-        if cached is None or cached[0] != _stamp(hand):
+        key, stamp = _key(hand), _stamp(hand)
+        cached = _games.get(key)
+        if cached is None or cached[0] != stamp:
             game = game_from_header(hand.header)
-            _remember(_games, _key(hand), (_stamp(hand), game), 512)
+            _remember(_games, key, (stamp, game), 512)
         else:
             game = cached[1]
+            if _caught_up.get(key) == (stamp, hand.table.version):
+                return game
+        version = hand.table.version  # read before the log: the game holds at least this version's moves
         rows = (MoveRow.query.filter(MoveRow.hand_id == hand.id, MoveRow.seq >= len(game.moves))
                 .order_by(MoveRow.seq).all())
         for row in rows:
@@ -101,12 +110,19 @@ def game_of(hand: Hand) -> Game:
                 evict(hand)
                 raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
             game.apply(move_from_row(row.data))
+        _remember(_caught_up, key, (stamp, version), 512)
         return game
+
+
+def _caught_up_at(hand: Hand, version: int) -> None:
+    """This process's cached game of the hand holds every move up to this table version (its own move)."""
+    _remember(_caught_up, _key(hand), (_stamp(hand), version), 512)
 
 
 def evict(hand: Hand) -> None:
     with _registry:
         _games.pop(_key(hand), None)
+        _caught_up.pop(_key(hand), None)
 
 
 def record_yaml(hand: Hand) -> str:
@@ -210,6 +226,7 @@ def _commit_move(table: Table, hand: Hand, game: Game, move: Move, before_commit
         if before_commit is not None:
             before_commit(events)
         _commit_keeping_state()
+        _caught_up_at(hand, table.version)
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         evict(hand)

@@ -41,6 +41,8 @@ def register(app: Flask) -> None:
     for error in DATABASE_ERRORS:
         app.register_error_handler(error, database_unavailable)
     app.register_error_handler(RequestEntityTooLarge, too_large)
+    # First of all: a body sent without a length is measured before anyone reads it.
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_long_unsized_bodies)
     app.before_request(refuse_blocked_guessers)
     app.after_request(count_wrong_codes)
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
@@ -85,6 +87,19 @@ def too_large(exc: RequestEntityTooLarge):
     if wants_json():
         return jsonify(error={"code": "too-large", "message": message}), 413
     return render_template("error.html", status=413, title="Too large", message=message), 413
+
+
+def refuse_long_unsized_bodies():
+    """A chunked body has no Content-Length to refuse up front, and the server reads it no further than
+    MAX_CONTENT_LENGTH, silently cut: read it here (that far), and if it fills the limit, it is too large
+    (a 413, like a body whose length says so) rather than a cut body that fails to parse (a 400)."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if (not limit or request.method in ("GET", "HEAD", "OPTIONS") or request.content_length is not None
+            or not request.environ.get("wsgi.input_terminated")):
+        return None
+    if len(request.get_data(cache=True)) >= limit:
+        raise RequestEntityTooLarge()
+    return None
 
 
 # ----------------------------------------------------------------------------------------------------
