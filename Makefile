@@ -21,19 +21,26 @@ run: $(STAMP) i18n-compile
 serve: $(STAMP)
 	$(BIN)/authors serve --prod --host $${HOST:-0.0.0.0} --port $${PORT:-8000}
 
-test: $(STAMP) i18n-compile
+# axe-core (npm) for the browser tests' accessibility checks; without npm those checks are skipped.
+AXE_DIR := tests/e2e/axe
+AXE_STAMP := $(AXE_DIR)/node_modules/.installed
+$(AXE_STAMP): $(AXE_DIR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then npm ci --prefix $(AXE_DIR) --no-audit --no-fund && touch $@; \
+	else echo "npm not found: the accessibility checks (axe-core) of tests/e2e will be skipped"; fi
+
+test: $(STAMP) i18n-compile $(AXE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The database tests again on PostgreSQL (127.0.0.1:5432, database test, as on these machines).
 TEST_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
-test-postgres: $(STAMP) i18n-compile
+test-postgres: $(STAMP) i18n-compile $(AXE_STAMP)
 	AUTHORS_TEST_DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine_speed.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(AXE_DIR)/node_modules
 
 printables: $(STAMP)
 	$(BIN)/python -m app.printing.printables
@@ -43,7 +50,7 @@ I18N := app/translations
 LOCALES := ru fr pt it
 i18n-extract: $(STAMP)
 	mkdir -p $(I18N)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k IllegalMove:2 --no-location \
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k N_plural:1,2 -k IllegalMove:2 --no-location \
 		--sort-output --project "Authors Classroom" -o $(I18N)/messages.pot app
 
 i18n-update: i18n-extract

@@ -1,16 +1,19 @@
 """Five languages: English, Russian, French, Portuguese, Italian (Flask-Babel, gettext catalogs).
 
-The language comes from `?lang=xx` (remembered in a cookie), else the cookie, else the browser's
+The language comes from `?lang=xx` (remembered in a cookie), else the cookie, else, on a table's pages
+and in the API's answers about it, the language its teacher chose for the table, else the browser's
 Accept-Language, else English. Catalogs live in app/translations/ (`make i18n-update`, `make i18n-compile`).
 """
 from __future__ import annotations
 
+from datetime import date, datetime, timezone
 from pathlib import Path
 
-from babel import Locale
+from babel import Locale, dates, numbers
 from babel.messages.extract import extract
-from flask import Flask, current_app, g, request
-from flask_babel import Babel
+from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import Babel, get_locale
+from werkzeug.exceptions import HTTPException
 
 LANGUAGES = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português", "it": "Italiano"}
 DEFAULT_LANGUAGE = "en"
@@ -21,6 +24,9 @@ babel = Babel()
 
 
 def select_language() -> str:
+    """This browser's explicit choice (?lang=, then the cookie), then the table's language, then the browser's."""
+    if not has_request_context():
+        return DEFAULT_LANGUAGE  # a command or a test outside any request: English
     asked = request.args.get("lang")
     if asked in LANGUAGES:
         g.remember_language = asked
@@ -28,7 +34,55 @@ def select_language() -> str:
     remembered = request.cookies.get(COOKIE)
     if remembered in LANGUAGES:
         return remembered
+    table = table_language()
+    if table in LANGUAGES:
+        return table
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
+
+
+def current_language() -> str:
+    """The language of this request's pages and messages (a teacher's interface language)."""
+    locale = get_locale()
+    return locale.language if locale else DEFAULT_LANGUAGE
+
+
+def _named_table_code() -> str | None:
+    """The join code of the table this request is about: in its URL, or in the join form."""
+    code = (request.view_args or {}).get("code")
+    if code is None and request.endpoint == "tables.join" and request.method == "POST":
+        try:
+            code = request.form.get("code")
+        except HTTPException:  # a body over the limit (the 413 page is being made)
+            code = None
+    return None if code is None else str(code)
+
+
+def table_language() -> str | None:
+    """The language the teacher chose for the table this request is about, if it is about one (looked
+    up once per request, and only when something is translated: an unchanged poll never asks)."""
+    if "table_language" not in g:
+        g.table_language = _lookup_table_language(_named_table_code())
+    return g.table_language
+
+
+def _lookup_table_language(code: str | None) -> str | None:
+    if code is None:
+        return None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .db import db
+    from .models import Table
+    from .services.codes import is_valid_code, normalize_code
+
+    clean = normalize_code(code)
+    if not is_valid_code(clean):
+        return None
+    try:
+        with db.session.no_autoflush:  # asked in the middle of a change too: it must not flush it early
+            return db.session.query(Table.language).filter_by(code=clean).scalar()
+    except SQLAlchemyError:  # the database is not answering (guard.py answers 503): the browser's language
+        db.session.rollback()
+        return None
 
 
 def init_app(app: Flask) -> None:
@@ -36,11 +90,15 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def language_choices():
-        from flask_babel import get_locale
-
         locale = get_locale()
         return {"current_language": locale.language if locale else DEFAULT_LANGUAGE, "languages": LANGUAGES,
                 "script_catalog": script_catalog}
+
+    app.add_template_filter(format_when, "datetime")
+    app.add_template_filter(format_day, "date")
+    app.add_template_filter(format_count, "number")
+    app.add_template_filter(format_share, "percent")
+    app.add_template_filter(iso_time, "iso_time")
 
     @app.after_request
     def remember_language(response):
@@ -48,6 +106,66 @@ def init_app(app: Flask) -> None:
         if chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
         return response
+
+
+# ----------------------------------------------------------------------------------------------------
+# Dates and numbers as the reader's language writes them (CLDR, with Babel), as the Jinja
+# filters datetime, date, number and percent. Times stay in UTC (BABEL_DEFAULT_TIMEZONE), as the pages
+# say. CSV exports do not use these: they keep ISO dates and plain numbers for the programs that read them.
+# ----------------------------------------------------------------------------------------------------
+FORMAT_LOCALES = {"pt": "pt_PT"}  # the catalogs' Portuguese is European: so are its dates and numbers
+
+
+def format_locale() -> Locale:
+    """The locale whose conventions the page's dates and numbers follow (the interface language's)."""
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    return Locale.parse(FORMAT_LOCALES.get(str(locale), str(locale)))
+
+
+def _moment(value) -> datetime | None:
+    """A stored time (seconds since the epoch, as the models keep them) or a datetime, in UTC."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return datetime.fromtimestamp(float(value), timezone.utc)
+
+
+def iso_time(value) -> str:
+    """The same moment for machines (a <time datetime> attribute): 2026-11-30T14:39:00Z."""
+    moment = _moment(value)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else ""
+
+
+def format_when(value) -> str:
+    """A date and time to the minute, in UTC: "Nov 30, 2026, 2:39 PM", "30 нояб. 2026 г., 14:39",
+    "30 nov. 2026, 14:39", "30/11/2026, 14:39"."""
+    moment = _moment(value)
+    if moment is None:
+        return ""
+    locale = format_locale()
+    pattern = locale.datetime_formats.get("medium", "{1} {0}")
+    return pattern.replace("{1}", dates.format_date(moment, "medium", locale=locale)).replace(
+        "{0}", dates.format_time(moment, "short", tzinfo=timezone.utc, locale=locale))
+
+
+def format_day(value) -> str:
+    """A day (a date, a datetime or a stored time): "Nov 30, 2026", "30 нояб. 2026 г.", "30 nov. 2026"."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, datetime) or not isinstance(value, date):
+        value = _moment(value)
+    return dates.format_date(value, "medium", locale=format_locale())
+
+
+def format_count(value) -> str:
+    """A number with the reader's grouping and decimal signs: 12,345.5 · 12 345,5 · 12.345,5."""
+    return numbers.format_decimal(value, locale=format_locale())
+
+
+def format_share(value) -> str:
+    """A share (0.5) as a whole percentage: "50%", "50 %" (fr, ru)."""
+    return numbers.format_percent(value, locale=format_locale())
 
 
 # ----------------------------------------------------------------------------------------------------

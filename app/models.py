@@ -31,6 +31,8 @@ class Table(db.Model):
     options_json = db.Column(db.Text, nullable=False, default="{}")   # overrides of the preset
     match_format = db.Column(db.String(10), nullable=False, default="hands")  # "hands" or "target"
     match_value = db.Column(db.Integer, nullable=False, default=1)
+    # The language the table plays in (app.i18n.LANGUAGES), whatever its deck's: its pages and messages.
+    language = db.Column(db.String(5), nullable=False, default="en", server_default="en")
     status = db.Column(db.String(10), nullable=False, default="lobby")  # lobby, playing, finished, closed
     teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)  # who opened it
     created_at = db.Column(db.Float, nullable=False, default=_now)
@@ -175,6 +177,19 @@ class StudioDeck(db.Model):
     updated_at = db.Column(db.Float, nullable=False, default=_now)
 
     owner = db.relationship("Teacher", lazy="joined")
+
+
+class StudioImage(db.Model):
+    """An image of a studio deck, kept in the database so that every app process and host serves and
+    prints the same images; each host keeps a copy on disk (instance/uploads) for the printer to read."""
+    __tablename__ = "studio_images"
+    __table_args__ = (UniqueConstraint("deck_id", "path"),)
+
+    id = db.Column(db.Integer, primary_key=True)
+    deck_id = db.Column(db.Integer, nullable=False, index=True)  # studio_decks.id; removed with the deck
+    path = db.Column(db.String(200), nullable=False)            # as the deck names it: images/set-x-1a2b.png
+    data = db.Column(db.LargeBinary, nullable=False)
+    created_at = db.Column(db.Float, nullable=False, default=_now)
 
 
 class DeckSnapshot(db.Model):

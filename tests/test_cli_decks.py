@@ -165,3 +165,13 @@ def test_show_an_unknown_deck(run):
     assert result.stdout == ""
     assert result.stderr.startswith('There is no deck "nope". Known decks: ')
     assert "standard-52" in result.stderr
+
+
+def test_validate_speaks_english_whatever_the_locale(tmp_path):
+    """The command line's problems are the validator's English sentences, in any locale."""
+    bad = write(tmp_path / "bad.yaml", GOOD.format(id="bad").replace("id: vermeer", "id: monet"))
+    env = {**os.environ, "LANG": "ru_RU.UTF-8", "LANGUAGE": "ru", "AUTHORS_INSTANCE_PATH": str(tmp_path / "i")}
+    result = subprocess.run([str(AUTHORS), "decks", "validate", str(bad)], capture_output=True, text=True,
+                            env=env, cwd=tmp_path, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == f'{bad}:12:5: set id "monet" is used twice (first at line 5)\n'

@@ -1,7 +1,7 @@
 """Fuzzing the deck loader: whatever it is fed, it returns a Deck or raises DeckError with usable problems.
 
 Never another exception (no RecursionError, KeyError, OSError ...), and every problem points at a real
-place (line >= 1, column >= 1) with a sentence.
+place (line >= 1, column >= 1) with a sentence that can be said in every language of the interface.
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.decks import Deck, DeckError, load_deck_text
+
+from .deck_problems import assert_translatable
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,6 +57,7 @@ def check(data: bytes | str) -> None:
             assert isinstance(problem.line, int) and problem.line >= 1, problem
             assert isinstance(problem.column, int) and problem.column >= 1, problem
             assert isinstance(problem.message, str) and problem.message.strip(), problem
+            assert_translatable(problem)
     else:
         assert isinstance(deck, Deck)
         assert len(deck.sets) >= 2

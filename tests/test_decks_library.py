@@ -9,6 +9,8 @@ import pytest
 from app.decks import DeckError, builtin_decks, get_deck, load_deck_file, load_library, slugify
 from app.decks.library import DEFAULT_DECKS_DIR
 
+from .deck_problems import every_problem_is_translatable  # noqa: F401 (autouse: every problem in five languages)
+
 DECK_FILES = sorted(DEFAULT_DECKS_DIR.glob("*.yaml"))
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -12,6 +12,8 @@ import yaml
 
 from app.decks import Deck, DeckError, Problem, deck_from_node, load_deck_file, load_deck_text, slugify
 
+from .deck_problems import every_problem_is_translatable  # noqa: F401 (autouse: every problem in five languages)
+
 SOURCE = "deck.yaml"
 
 # Line numbers of this deck are used by many tests below: keep it as it is.

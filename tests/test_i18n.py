@@ -22,8 +22,8 @@ def catalog(lang: str):
 def extracted_ids(tmp_path) -> set[str]:
     pot = tmp_path / "messages.pot"
     subprocess.run([str(Path(sys.executable).parent / "pybabel"), "-q", "extract", "-F", str(ROOT / "babel.cfg"),
-                    "-k", "_l", "-k", "lazy_gettext", "-k", "N_", "-k", "IllegalMove:2", "-o", str(pot),
-                    str(ROOT / "app")], check=True, capture_output=True)
+                    "-k", "_l", "-k", "lazy_gettext", "-k", "N_", "-k", "N_plural:1,2", "-k", "IllegalMove:2",
+                    "-o", str(pot), str(ROOT / "app")], check=True, capture_output=True)
     with open(pot, "rb") as handle:
         return {m.id[0] if isinstance(m.id, tuple) else m.id for m in read_po(handle) if m.id}
 

@@ -35,7 +35,7 @@ def test_the_migrations_build_the_models_schema(tmp_path, monkeypatch):
         try:
             with db.engine.connect() as connection:
                 context = MigrationContext.configure(connection)
-                assert context.get_current_revision() == "0001"
+                assert context.get_current_revision() == "0003"
                 differences = compare_metadata(context, db.metadata)
             assert differences == [], differences
         finally:
@@ -57,3 +57,33 @@ def test_authors_db_upgrade_prepares_a_fresh_database(tmp_path):
     tables = {row[0] for row in sqlite3.connect(tmp_path / "authors.sqlite3").execute(
         "select name from sqlite_master where type = 'table'")}
     assert {"alembic_version", "play_tables", "play_moves", "teachers", "studio_decks"} <= tables
+
+
+def test_the_table_language_migration_adds_the_column_and_old_tables_play_in_english(tmp_path, monkeypatch):
+    """0002 (issue #9): play_tables.language, the language the teacher chose; a table from before it is English."""
+    import flask_migrate
+    from sqlalchemy import inspect
+
+    from app.factory import MIGRATIONS
+
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "USE_MIGRATIONS": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'language.sqlite3'}"})
+    with app.app_context():
+        try:
+            flask_migrate.downgrade(directory=str(MIGRATIONS), revision="0001")
+            assert "language" not in {c["name"] for c in inspect(db.engine).get_columns("play_tables")}
+            with db.engine.begin() as connection:
+                connection.execute(text(
+                    "INSERT INTO teachers (id, name, name_key, password_hash, session_version, created_at) "
+                    "VALUES (1, 'Ms Teacher', 'ms teacher', 'x', 0, 0)"))
+                connection.execute(text(
+                    "INSERT INTO play_tables (code, name, deck_id, rules, options_json, match_format, match_value, "
+                    "status, teacher_id, created_at, changed_at, next_bot_at, version) "
+                    "VALUES ('ACEFHK', '', 'standard-52', 'standard', '{}', 'hands', 1, 'lobby', 1, 0, 0, 0, 1)"))
+            flask_migrate.upgrade(directory=str(MIGRATIONS))
+            with db.engine.connect() as connection:
+                assert MigrationContext.configure(connection).get_current_revision() == "0003"
+                assert connection.execute(text("SELECT language FROM play_tables WHERE code = 'ACEFHK'")).scalar() == "en"
+        finally:
+            db.engine.dispose()

@@ -30,7 +30,7 @@ def test_the_pdf_with_the_form_options(client):
     reader = PdfReader(io.BytesIO(response.data))
     assert reader.pages[0].mediabox.height == pytest.approx(297 * MM_TO_PT)  # "ru": A4
     assert len(reader.pages) == 2 * 5  # 40 bridge cards with bleed: 9 a sheet, each with its backs
-    assert "short-edge" in reader.metadata.subject
+    assert "по короткому краю" in reader.metadata.subject  # short-edge duplex, said in the deck's language
 
 
 @pytest.mark.parametrize("query,fragment", [

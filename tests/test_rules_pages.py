@@ -285,7 +285,7 @@ def test_the_cli_names_the_file_after_preset_language_and_paper(tmp_path, monkey
 @pytest.mark.parametrize("args,fragment", [
     (["--rules", "standard", "--lang", "de"], "--lang"),
     (["authors-1861", "--lang", "ru"], "--lang cannot be used with DECK"),
-    (["--scorepad", "--lang", "ru"], "--lang cannot be used with --scorepad"),
+    (["--scorepad", "--lang", "de"], "--lang"),  # the score pad takes --lang too (issue #9), of the five
 ])
 def test_the_cli_refuses_a_wrong_lang(args, fragment):
     result = run_print(*args)

@@ -201,6 +201,46 @@ def test_the_yaml_editor_saves_or_shows_problems_by_line(app, teacher):
         assert "Scientists, edited" in StudioDeck.query.one().yaml_text
 
 
+def test_the_validators_problems_are_shown_in_the_teachers_language(teacher):
+    """The problems of `authors decks validate`, beside the same lines, said in the interface language."""
+    from markupsafe import escape
+
+    from .deck_problems import catalog
+
+    refused = teacher.post("/studio/paste", headers={"Accept-Language": "fr"},  # the browser's language
+                           data={"title": "Langue", "language": "english!", "action": "create",
+                                 "rows": "A\tOliver Twist\nA\tBleak House\nB\tHamlet\nB\tMacbeth\n"})
+    assert refused.status_code == 400
+    assert ("la langue « english! » n’est pas une étiquette de langue comme « en », « fr » ou « pt-BR »"
+            in refused.get_data(as_text=True))
+    one_set = deck_form(sets=(("Monet", ("Water Lilies", "Impression, Sunrise")),))
+    response = teacher.post("/studio/new?lang=it", data=one_set)  # chosen on the page (and remembered)
+    assert "un mazzo deve avere da 2 a 60 serie; questo ne ha 1" in response.get_data(as_text=True)
+
+    response = upload(teacher, "/studio/upload?lang=ru", BAD.encode(), "broken.yaml")
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    with pytest.raises(DeckError) as bad:
+        load_deck_text(BAD, source="broken.yaml")
+    for problem in bad.value.problems:
+        russian = str(escape(problem.render(catalog("ru")[1])))
+        row = re.search(rf'<tr class="bad" id="line-{problem.line}">(.*?)</tr>', html, re.S)
+        assert row and re.search(rf"\b{problem.column}\b[^<]*{re.escape(russian)}", row.group(1)), problem
+        assert escape(problem.message) not in html
+    assert "неизвестный ключ «titel» (может быть, «title»?)" in html
+    assert "id набора «curie» встречается дважды (впервые в строке 5)" in html
+    assert "набор «curie»: 1 карта, а нужно от 2 до 8" in html
+
+
+def test_a_repeat_in_the_form_editor_points_higher_up_in_the_form(teacher):
+    twice = deck_form(sets=(("Monet", ("Water Lilies", "The Magpie")), ("Monet", ("Sunrise", "Poppies"))))
+    text = teacher.post("/studio/new", data=twice).get_data(as_text=True)
+    assert "set name &#34;Monet&#34; is used twice (the first one is higher up in the form)" in text
+    assert "first at line" not in text  # the lines of a YAML the teacher never saw
+    text = teacher.post("/studio/new?lang=pt", data=twice).get_data(as_text=True)
+    assert "o nome de coleção «Monet» é usado duas vezes (a primeira vez mais acima no formulário)" in text
+
+
 @pytest.mark.parametrize("text, message", [
     ("format: authors-deck/1\nid: x\ntitle: &a lol\nsets: [*a, *a]\n", "YAML anchor (&amp;a) is not allowed"),
     ("a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", "YAML anchor (&amp;a) is not allowed"),
@@ -500,3 +540,64 @@ def test_no_hostile_input_is_a_500(app, teacher):
                      f"{url}/images/{q}", f"/studio/decks/{q}"):
             response = teacher.get(path)
             assert response.status_code < 500, (path, value, response.status_code)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Several hosts: images live in the database, each host keeps a copy on its own disk
+# ----------------------------------------------------------------------------------------------------
+def _images_on_page(client, url) -> list[str]:
+    return re.findall(r'src="(/studio/decks/\d+/images/[^"]+)"', client.get(f"{url}/images").get_data(as_text=True))
+
+
+def test_images_uploaded_on_one_host_are_served_and_printed_by_another(app, teacher, tmp_path):
+    from app import create_app
+    from app.db import db
+    from app.models import StudioImage
+
+    from .web_support import CSRFClient, log_in
+
+    other_host = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                             "SECRET_KEY": app.config["SECRET_KEY"], "UPLOAD_FOLDER": str(tmp_path / "host-b")})
+    other_host.test_client_class = CSRFClient
+    try:
+        there = log_in(other_host.test_client(), other_host)
+        url = make_deck(teacher)
+        first = png(80, 120, "red")
+        assert upload(teacher, f"{url}/images", first, "m.png", target="set:monet").status_code == 303
+        [image_url] = _images_on_page(there, url)
+        served = there.get(image_url)
+        assert served.status_code == 200 and served.data == teacher.get(image_url).data
+        pdf = there.get(f"{url}/print.pdf")
+        assert pdf.status_code == 200
+        assert "/XObject" in PdfReader(io.BytesIO(pdf.data)).pages[0]["/Resources"]  # the image is printed
+        assert list((tmp_path / "host-b").rglob("set-monet-*.png"))  # host B's own copy
+
+        # replaced on host A: host B serves the new one and forgets the old
+        assert upload(teacher, f"{url}/images", png(10, 10, "green"), "n.png", target="set:monet").status_code == 303
+        [new_url] = _images_on_page(there, url)
+        assert new_url != image_url and there.get(new_url).status_code == 200
+        assert there.get(image_url).status_code == 404
+        assert [p.name for p in (tmp_path / "host-b").rglob("set-monet-*.png")] == [new_url.rsplit("/", 1)[1]]
+        # edited on host B (the deck saved there), and printed on host A
+        assert there.post(f"{url}/images/remove", data={"target": "set:monet"}).status_code == 303
+        assert _images_on_page(teacher, url) == [] and teacher.get(new_url).status_code == 404
+
+        # an image uploaded before images moved into the database is taken in by the host that has it
+        assert upload(teacher, f"{url}/images", png(20, 20, "blue"), "o.png", target="set:monet").status_code == 303
+        [old_url] = _images_on_page(teacher, url)
+        with app.app_context():
+            StudioImage.query.delete()
+            db.session.commit()
+        assert there.get(old_url).status_code == 404  # host B never had it
+        assert teacher.get(f"{url}/print.pdf").status_code == 200  # host A uses the deck: takes its file in
+        assert there.get(old_url).status_code == 200
+        # deleting the deck removes its images everywhere
+        with app.app_context():
+            assert StudioImage.query.count() == 1
+        assert teacher.post(f"{url}/delete").status_code == 303
+        with app.app_context():
+            assert StudioImage.query.count() == 0
+    finally:
+        with other_host.app_context():
+            db.session.remove()
+            db.engine.dispose()

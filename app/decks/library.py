@@ -5,7 +5,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import DeckError, Problem
+from .errors import N_, DeckError, Problem
 from .loader import load_deck_file
 from .model import Deck
 
@@ -28,8 +28,8 @@ def load_library(directory: Path | None = None) -> dict[str, Deck]:
             problems.extend(exc.problems)
             continue
         if deck.id != path.stem:
-            problems.append(Problem(str(path), 1, 1, f'the deck id "{deck.id}" must match the file name '
-                                                     f'("{path.stem}.yaml")'))
+            problems.append(Problem.at(str(path), 1, 1, N_('the deck id "%(id)s" must match the file name '
+                                                           '("%(name)s.yaml")'), id=deck.id, name=path.stem))
             continue
         decks[deck.id] = deck
     if problems:

@@ -9,18 +9,19 @@ import re
 
 import yaml
 
-from .errors import DeckError, Problem
+from .errors import N_, DeckError, Problem
 
 MAX_BYTES = 1024 * 1024
+TOO_LARGE = N_("the file is larger than 1 MiB; no deck needs that much")
 
 
 def decode(data: bytes | str, source: str) -> str:
     if isinstance(data, str):
         if len(data.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-            raise DeckError([Problem(source, 1, 1, "the file is larger than 1 MiB; no deck needs that much")])
+            raise DeckError([Problem.at(source, 1, 1, TOO_LARGE)])
         return data
     if len(data) > MAX_BYTES:
-        raise DeckError([Problem(source, 1, 1, "the file is larger than 1 MiB; no deck needs that much")])
+        raise DeckError([Problem.at(source, 1, 1, TOO_LARGE)])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -30,8 +31,8 @@ def decode(data: bytes | str, source: str) -> str:
             line_start = 3
         # The column counts characters, as every other problem's column does, not bytes.
         column = len(data[line_start: exc.start].decode("utf-8", "replace")) + 1
-        raise DeckError([Problem(source, line, column,
-                                 "the file is not UTF-8 text; save it again as UTF-8")]) from None
+        raise DeckError([Problem.at(source, line, column,
+                                    N_("the file is not UTF-8 text; save it again as UTF-8"))]) from None
 
 
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
@@ -52,19 +53,20 @@ def _syntax_problem(exc: yaml.YAMLError, source: str, text: str) -> Problem:
     if isinstance(exc, yaml.reader.ReaderError):
         line, column = _position(text, exc.position)
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
-        return Problem(source, line, column, f"the file contains a character that YAML does not allow "
-                                             f"(#x{code:04x}); delete it")
+        return Problem.at(source, line, column,
+                          N_("the file contains a character that YAML does not allow (#x%(code)s); delete it"),
+                          code=f"{code:04x}")
     if getattr(exc, "context", None) == "expected a single document in the stream":
         mark = exc.problem_mark
-        return Problem(source, mark.line + 1, mark.column + 1,
-                       'a second YAML document starts here ("---"); a deck file holds one deck only')
+        return Problem.at(source, mark.line + 1, mark.column + 1,
+                          N_('a second YAML document starts here ("---"); a deck file holds one deck only'))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
-    detail = f"{context}, {problem}" if context else problem
+    detail = f"{context}, {problem}" if context else problem  # PyYAML's own words, in English
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-    return Problem(source, line, column, f"this is not valid YAML ({detail}); check the indentation "
-                                         "and quote text that contains ':' or '#'")
+    return Problem.at(source, line, column, N_("this is not valid YAML (%(detail)s); check the indentation "
+                                               "and quote text that contains ':' or '#'"), detail=detail)
 
 
 def compose(text: str, source: str, max_depth: int) -> yaml.Node | None:
@@ -74,27 +76,27 @@ def compose(text: str, source: str, max_depth: int) -> yaml.Node | None:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 raise _refusal(source, event.start_mark,
-                               f"a YAML alias (*{event.anchor}) is not allowed in a deck; "
-                               "write the text out in full instead")
+                               N_("a YAML alias (*%(name)s) is not allowed in a deck; "
+                                  "write the text out in full instead"), name=event.anchor)
             anchor = getattr(event, "anchor", None)
             if anchor is not None:
                 raise _refusal(source, event.start_mark,
-                               f"a YAML anchor (&{anchor}) is not allowed in a deck; "
-                               "write the text out in full instead")
+                               N_("a YAML anchor (&%(name)s) is not allowed in a deck; "
+                                  "write the text out in full instead"), name=anchor)
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > max_depth:
                     raise _refusal(source, event.start_mark,
-                                   "the lists and mappings nest deeper than the format allows; "
-                                   "check the indentation")
+                                   N_("the lists and mappings nest deeper than the format allows; "
+                                      "check the indentation"))
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
         return yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         raise DeckError([_syntax_problem(exc, source, text)]) from None
     except RecursionError:  # belt and braces: the depth scan should make this unreachable
-        raise DeckError([Problem(source, 1, 1, "the file nests too deeply to read")]) from None
+        raise DeckError([Problem.at(source, 1, 1, N_("the file nests too deeply to read"))]) from None
 
 
-def _refusal(source: str, mark: yaml.Mark, message: str) -> DeckError:
-    return DeckError([Problem(source, mark.line + 1, mark.column + 1, message)])
+def _refusal(source: str, mark: yaml.Mark, template: str, **params: str) -> DeckError:
+    return DeckError([Problem.at(source, mark.line + 1, mark.column + 1, template, **params)])

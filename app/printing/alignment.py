@@ -12,6 +12,7 @@ from . import geometry, textfit
 from .faces import INK, MUTED
 from .fonts import fonts
 from .geometry import pt
+from .language import N_, SOURCE_LANGUAGE, translations
 from .sheets import PrintOptions, new_canvas
 
 TARGETS = ((0.3, 0.72), (0.7, 0.45), (0.3, 0.2))  # where the crosses are, as shares of the paper
@@ -35,32 +36,40 @@ def scale_origins(paper: tuple[float, float], duplex: str, offset: tuple[float, 
 
 
 FRONT_TEXT = (
-    "Print this page on both sides of one sheet, with the duplex setting you will use for the cards "
-    "(long edge unless you chose --duplex short), at 100% (actual size). The line below must measure "
-    "100 mm; if it does not, turn off \"fit to page\" in the print dialog.",
-    "Hold the sheet up to a light, back side towards you. Each cross on this side shows through next to "
-    "two scales on the back.",
+    N_("Print this page on both sides of one sheet, with the duplex setting you will use for the cards "
+       "(long edge unless you chose --duplex short), at 100% (actual size). The line below must measure "
+       "100 mm; if it does not, turn off \"fit to page\" in the print dialog."),
+    N_("Hold the sheet up to a light, back side towards you. Each cross on this side shows through next to "
+       "two scales on the back."),
 )
 BACK_TEXT = (
-    "Back side. Hold the sheet up to a light. Where the upright line of each cross meets the horizontal "
-    "scale, read the number (negative on the side marked -): add it to --back-offset-x. Where the flat line "
-    "meets the upright scale, read the number the same way: add it to --back-offset-y. The three crosses "
-    "should read the same; if they differ, take the average.",
-    "If this text is upside down, or the scales are nowhere near the crosses, print the cards with the other "
-    "duplex mode (--duplex long or --duplex short). Print this page again with the new offsets: every "
-    "scale should then read 0.",
+    N_("Back side. Hold the sheet up to a light. Where the upright line of each cross meets the horizontal "
+       "scale, read the number (negative on the side marked -): add it to --back-offset-x. Where the flat line "
+       "meets the upright scale, read the number the same way: add it to --back-offset-y. The three crosses "
+       "should read the same; if they differ, take the average."),
+    N_("If this text is upside down, or the scales are nowhere near the crosses, print the cards with the other "
+       "duplex mode (--duplex long or --duplex short). Print this page again with the new offsets: every "
+       "scale should then read 0."),
 )
+OFFSET_NOTE = {"long": N_("Back offset printed with: x {x} mm, y {y} mm, long-edge duplex."),
+               "short": N_("Back offset printed with: x {x} mm, y {y} mm, short-edge duplex.")}
 
 
-def render_alignment(options: PrintOptions) -> bytes:
+def render_alignment(options: PrintOptions, language: str = SOURCE_LANGUAGE) -> bytes:
     font_pair = fonts()
+    words = translations(language)
     paper = geometry.PAPERS[options.paper]
+    offset_note = words.gettext(OFFSET_NOTE[options.duplex]).format(x=f"{options.back_offset[0]:+g}",
+                                                                    y=f"{options.back_offset[1]:+g}")
+    front = (words.gettext("Duplex alignment test: front"), *(words.gettext(p) for p in FRONT_TEXT), offset_note)
+    back = (words.gettext("Duplex alignment test: back"), *(words.gettext(p) for p in BACK_TEXT), offset_note)
+    ruler = words.gettext("100 mm")
+    font_pair.check([("the alignment page", text) for text in (*front, *back, ruler)],
+                    f"the alignment page ({language})")
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, options.paper, font_pair, "Duplex alignment test")
-    offset_note = (f"Back offset printed with: x {options.back_offset[0]:+g} mm, y {options.back_offset[1]:+g} mm, "
-                   f"{options.duplex}-edge duplex.")
+    canvas = new_canvas(buffer, options.paper, font_pair, words.gettext("Duplex alignment test"))
 
-    _text(canvas, font_pair, paper, "Duplex alignment test: front", FRONT_TEXT + (offset_note,))
+    _text(canvas, font_pair, paper, front[0], front[1:])
     ruler_y = 25.0
     left = (paper[0] - RULER) / 2
     canvas.setStrokeColor(INK)
@@ -70,7 +79,7 @@ def render_alignment(options: PrintOptions) -> bytes:
         canvas.line(pt(x), pt(ruler_y - 2), pt(x), pt(ruler_y + 2))
     canvas.setFont(font_pair.regular, 7)
     canvas.setFillColor(MUTED)
-    canvas.drawCentredString(pt(paper[0] / 2), pt(ruler_y + 1.5), "100 mm")
+    canvas.drawCentredString(pt(paper[0] / 2), pt(ruler_y + 1.5), ruler)
     canvas.setLineWidth(0.3)
     for number, (x, y) in enumerate(targets(paper), 1):
         canvas.line(pt(x - ARM), pt(y), pt(x + ARM), pt(y))
@@ -78,7 +87,7 @@ def render_alignment(options: PrintOptions) -> bytes:
         canvas.drawString(pt(x + 2), pt(y + 2), str(number))
     canvas.showPage()
 
-    _text(canvas, font_pair, paper, "Duplex alignment test: back", BACK_TEXT + (offset_note,))
+    _text(canvas, font_pair, paper, back[0], back[1:])
     canvas.setStrokeColor(INK)
     for number, (x, y) in enumerate(scale_origins(paper, options.duplex, options.back_offset), 1):
         _scale(canvas, font_pair, x, y + SCALE_GAP, horizontal=True)

@@ -37,7 +37,7 @@ def _fail(message: str) -> None:
 @click.argument("deck", required=False)
 @click.option("-o", "--output", metavar="FILE", help="Where to write the PDF ('-' for standard output).")
 @click.option("--paper", type=click.Choice(list(geometry.PAPERS)),
-              help="Paper; the default follows the deck's (or the rules sheet's) language: US Letter for en, en-US, en-CA, es-MX "
+              help="Paper; the default follows the deck's language (or --lang): US Letter for en, en-US, en-CA, es-MX "
                    "and the other Letter regions, A4 for every other language.")
 @click.option("--card", type=click.Choice(list(geometry.CARDS)), help="Card size (default poker).")
 @click.option("--bleed", is_flag=True, help="3 mm of background past each cut line.")
@@ -51,7 +51,8 @@ def _fail(message: str) -> None:
 @click.option("--rules", type=click.Choice(PRESETS), metavar="PRESET",
               help=f"Print the rules sheet of a preset ({', '.join(PRESETS)}).")
 @click.option("--lang", type=click.Choice(list(LANGUAGES)),
-              help=f"Rules sheet: its language ({', '.join(LANGUAGES)}; default en).")
+              help=f"The language of a rules sheet, a score pad or the alignment page ({', '.join(LANGUAGES)}; "
+                   "default en). A deck's cards print in the deck's own language.")
 @click.option("--scorepad", is_flag=True, help="Print a score pad.")
 @click.option("--players", type=int, help="Score pad: number of players (default 4).")
 @click.option("--hands", type=int, help="Score pad: number of hands (default 5).")
@@ -70,9 +71,9 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
     offset_given = back_offset_x is not None or back_offset_y is not None
     allowed = {
         "DECK": {"card", "bleed", "backs", "duplex", "offset"},
-        "--alignment": {"duplex", "offset"},
+        "--alignment": {"duplex", "offset", "lang"},
         "--rules": {"lang"},
-        "--scorepad": {"players", "hands"},
+        "--scorepad": {"players", "hands", "lang"},
     }[mode]
     given = {"card": card is not None, "bleed": bleed, "backs": backs,
              "duplex": duplex is not None, "offset": offset_given, "players": players is not None,
@@ -82,6 +83,8 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
         shown = ["--back-offset-x/-y" if name == "offset" else f"--{name}" for name in stray]
         _fail(f"{', '.join(shown)} cannot be used with {mode}")
 
+    in_language = "" if lang in (None, "en") else f"-{lang}"  # the English files keep their names
+    lang = lang or "en"
     try:
         from .sheets import PrintOptions
 
@@ -95,24 +98,24 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
         elif mode == "--alignment":
             from .alignment import render_alignment
 
-            paper = paper or geometry.default_paper("en")
+            paper = paper or geometry.default_paper(lang)
             options = PrintOptions(paper=paper, duplex=duplex or "long",
                                    back_offset=(back_offset_x or 0.0, back_offset_y or 0.0))
-            data, what, default_name = render_alignment(options), "alignment test", f"alignment-{paper}.pdf"
+            data, what = render_alignment(options, lang), "alignment test"
+            default_name = f"alignment{in_language}-{paper}.pdf"
         elif mode == "--rules":
             from .rules_sheet import render_rules
 
-            lang = lang or "en"
             paper = paper or geometry.default_paper(lang)
             data = render_rules(rules, paper, lang)
             what, default_name = f"{rules} rules ({LANGUAGES[lang]})", f"rules-{rules}-{lang}-{paper}.pdf"
         else:
             from .scorepad import render_scorepad
 
-            paper = paper or geometry.default_paper("en")
+            paper = paper or geometry.default_paper(lang)
             players, hands = 4 if players is None else players, 5 if hands is None else hands
-            data = render_scorepad(players, hands, paper)
-            what, default_name = f"score pad, {players} players x {hands} hands", f"scorepad-{paper}.pdf"
+            data = render_scorepad(players, hands, paper, lang)
+            what, default_name = f"score pad, {players} players x {hands} hands", f"scorepad{in_language}-{paper}.pdf"
     except (PrintError, geometry.LayoutError) as exc:
         _fail(str(exc))
     except DeckError as exc:

@@ -20,6 +20,7 @@ from . import textfit
 from .errors import PrintError
 from .fonts import FontPair
 from .geometry import CARDS, SAFE, pt
+from .language import N_, translations
 
 # Used for sets (and a deck's backs) without a colour of their own.
 PALETTE = ("#7a2e2e", "#2e4a7a", "#2e6b45", "#6b3fa0", "#8a5a1c", "#1f6b6b", "#7a2e5e", "#4a5a2e",
@@ -33,6 +34,8 @@ PLAYING_DECKS = frozenset({"standard-52", "literature-48", "literature-54"})
 RANK_SUIT = re.compile(r"^(\S{1,3}?)\s?([♠♥♦♣♤♡♢♧])$")
 READABLE = 5.0  # points: the smallest minimum size, however small the card
 FIXED_TEXT = "0123456789/"  # printed by the layout itself (a card's index), not taken from the deck
+DEFAULT_SET_LABEL = Deck.set_label  # what a set is called when the deck says nothing ("Set") ...
+SET = N_("Set")                     # ... printed in the deck's language
 
 
 def rank_and_suit(title: str) -> tuple[str, str] | None:
@@ -78,6 +81,8 @@ class DeckLook:
         self.deck = deck
         self.fonts = fonts
         self.playing = is_playing_deck(deck)
+        self.set_label = (translations(deck.language).gettext(SET) if deck.set_label == DEFAULT_SET_LABEL
+                          else deck.set_label)
         source = Path(deck.source) if deck.source else None
         self.base_dir = source.parent if source is not None and source.is_file() else None  # images live beside it
         self.set_color = {s.id: HexColor(s.color or PALETTE[i % len(PALETTE)]) for i, s in enumerate(deck.sets)}
@@ -95,7 +100,7 @@ class DeckLook:
 
     def texts(self) -> list[tuple[str, str]]:
         """Every string a print of this deck can show, with where it is, for the font check."""
-        found = [("the deck's title", self.deck.title), ("the deck's set_label", self.deck.set_label),
+        found = [("the deck's title", self.deck.title), ("the deck's set_label", self.set_label),
                  ("the card layout", FIXED_TEXT)]
         for card_set in self.deck.sets:
             where = f'set "{card_set.id}"'
@@ -177,7 +182,7 @@ def _authors_front(canvas, look: DeckLook, card: Card, w: float, h: float, bleed
     index_fit = _fit(look, [f"{card.index}/{len(card_set.cards)}"], True, text_w * 0.4, row_h, size(8), size(6))
     textfit.draw(canvas, index_fit, x, row_y, text_w, row_h, align="right")
     label_w = text_w - index_fit.width() - pt(2)
-    textfit.draw(canvas, _fit(look, [look.deck.set_label], False, label_w, row_h, size(7), size(5)),
+    textfit.draw(canvas, _fit(look, [look.set_label], False, label_w, row_h, size(7), size(5)),
                  x, row_y, label_w, row_h, align="left")
     name_top = row_y - pt(0.8)
     if card_set.note:

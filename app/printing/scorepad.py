@@ -1,4 +1,4 @@
-"""A score pad for a match: a column per player, a row per hand, and a total."""
+"""A score pad for a match: a column per player, a row per hand, and a total, in the language asked for."""
 from __future__ import annotations
 
 import io
@@ -9,6 +9,7 @@ from .errors import PrintError
 from .faces import INK, MUTED
 from .fonts import fonts
 from .geometry import Rect, pt
+from .language import SOURCE_LANGUAGE, translations
 from .sheets import new_canvas
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
@@ -45,15 +46,26 @@ def pad_layout(paper: tuple[float, float], players: int, hands: int) -> PadLayou
     return PadLayout(grid=Rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1]), xs=xs, ys=ys)
 
 
-def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter") -> bytes:
+def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
+                    language: str = SOURCE_LANGUAGE) -> bytes:
     if paper not in geometry.PAPERS:
         raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{paper}"')
     size = geometry.PAPERS[paper]
     layout = pad_layout(size, players, hands)
     font_pair = fonts()
+    words = translations(language)
+    title = words.gettext("Score pad")
+    line = "{game} ____________________   {deck} ____________________   {date} ______________".format(
+        game=words.gettext("Game"), deck=words.gettext("Deck"), date=words.gettext("Date"))
+    rule = words.gettext("One point for each set laid down. Write each hand's sets under each player; "
+                         "add them up at the end.")
+    player, total, hand_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand {number}")
+    font_pair.check([("the score pad", text) for text in (title, line, rule, player, total, hand_row)],
+                    f"the score pad ({language})")
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, paper, font_pair, "Score pad")
-    canvas.setSubject(f"{players} players, {hands} hands")
+    canvas = new_canvas(buffer, paper, font_pair, title)
+    canvas.setSubject(words.ngettext("{num} player", "{num} players", players).format(num=players) + ", "
+                      + words.ngettext("{num} hand", "{num} hands", hands).format(num=hands))
 
     def text(value: str, x: float, y: float, w: float, h: float, bold: bool = False, size_pt: float = 10,
              align: str = "centre") -> None:
@@ -63,12 +75,10 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter") -> 
 
     width, height = size
     canvas.setFillColor(INK)
-    text("Score pad", MARGIN, height - MARGIN - 12, width - 2 * MARGIN, 12, bold=True, size_pt=20, align="left")
+    text(title, MARGIN, height - MARGIN - 12, width - 2 * MARGIN, 12, bold=True, size_pt=20, align="left")
     canvas.setFillColor(MUTED)
-    text("Game ____________________   Deck ____________________   Date ______________",
-         MARGIN, height - MARGIN - 22, width - 2 * MARGIN, 8, size_pt=10, align="left")
-    text("One point for each set laid down. Write each hand's sets under each player; add them up at the end.",
-         MARGIN, height - MARGIN - 29, width - 2 * MARGIN, 6, size_pt=8.5, align="left")
+    text(line, MARGIN, height - MARGIN - 22, width - 2 * MARGIN, 8, size_pt=10, align="left")
+    text(rule, MARGIN, height - MARGIN - 29, width - 2 * MARGIN, 6, size_pt=8.5, align="left")
 
     xs, ys = layout.xs, layout.ys
     canvas.setFillColorRGB(0.93, 0.93, 0.93)
@@ -77,11 +87,11 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter") -> 
     canvas.setLineWidth(0.6)
     canvas.grid([pt(x) for x in xs], [pt(y) for y in ys])
     canvas.setFillColor(MUTED)
-    text("Player", xs[0], ys[1], xs[1] - xs[0], ys[0] - ys[1], size_pt=9)
+    text(player, xs[0], ys[1], xs[1] - xs[0], ys[0] - ys[1], size_pt=9)
     for hand in range(1, len(ys) - 2):
-        text(f"Hand {hand}", xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
+        text(hand_row.format(number=hand), xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
     canvas.setFillColor(INK)
-    text("Total", xs[0], ys[-1], xs[1] - xs[0], ys[-2] - ys[-1], bold=True, size_pt=10)
+    text(total, xs[0], ys[-1], xs[1] - xs[0], ys[-2] - ys[-1], bold=True, size_pt=10)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

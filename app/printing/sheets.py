@@ -12,11 +12,14 @@ from .errors import PrintError
 from .faces import MUTED, DeckLook, draw_back, draw_front
 from .fonts import FontPair, fonts
 from .geometry import BLEED, DUPLEX, Layout, pt
+from .language import N_, translations
 
 CREATOR = "Authors Classroom"
 MARK_WIDTH = 0.25  # points
 MAX_OFFSET = 20.0  # mm; a printer further off than this needs mending, not an offset
-FOOTER = "{title} · sheet {number} of {count} · print at 100% (actual size)"
+FOOTER = N_("{title} · sheet {number} of {count} · print at 100% (actual size)")  # in the deck's language
+PDF_TITLE = N_("{title} - cards")
+BACKS = {"long": N_(", backs for long-edge duplex"), "short": N_(", backs for short-edge duplex")}
 
 
 @dataclass(frozen=True)
@@ -60,12 +63,16 @@ def render_deck(deck: Deck, options: PrintOptions) -> bytes:
     """The whole PDF, in memory: nothing is written anywhere until every card has been drawn."""
     font_pair = fonts()
     look = DeckLook(deck, font_pair)  # reads every image the deck uses, refusing a broken one
-    font_pair.check([*look.texts(), ("the sheet's footer", FOOTER)], f'the deck "{deck.id}"')
+    words = translations(deck.language)  # what printing adds to the sheets is said in the deck's language
+    footer = words.gettext(FOOTER)
+    font_pair.check([*look.texts(), ("the sheet's footer", footer)], f'the deck "{deck.id}"')
     layout = options.layout()
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, options.paper, font_pair, f"{deck.title} - cards")
-    canvas.setSubject(f"{deck.card_count} {options.card} cards on {options.paper} paper"
-                      + (f", backs for {options.duplex}-edge duplex" if options.backs else ""))
+    canvas = new_canvas(buffer, options.paper, font_pair, words.gettext(PDF_TITLE).format(title=deck.title))
+    subject = words.ngettext("{count} {size} card on {paper} paper", "{count} {size} cards on {paper} paper",
+                             deck.card_count)
+    canvas.setSubject(subject.format(count=deck.card_count, size=options.card, paper=options.paper)
+                      + (words.gettext(BACKS[options.duplex]) if options.backs else ""))
     if options.backs:
         w, h, bleed = pt(layout.card[0]), pt(layout.card[1]), pt(layout.bleed)
         canvas.beginForm("back", -bleed, -bleed, w + bleed, h + bleed)
@@ -75,7 +82,7 @@ def render_deck(deck: Deck, options: PrintOptions) -> bytes:
     batches = geometry.sheets(len(cards), layout.per_sheet)
     for number, batch in enumerate(batches, 1):
         _front_sheet(canvas, look, layout, [cards[i] for i in batch])
-        _footer(canvas, font_pair, layout, FOOTER.format(title=deck.title, number=number, count=len(batches)))
+        _footer(canvas, font_pair, layout, footer.format(title=deck.title, number=number, count=len(batches)))
         canvas.showPage()
         if options.backs:
             _back_sheet(canvas, layout, len(batch), options)

@@ -9,50 +9,53 @@ import yaml
 
 from ..decks import Deck, builtin_decks, load_deck_text
 from ..engine.bots import BOTS
+from ..engine.moves import N_
 from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, Options
 
+# The help lines are marked for the catalogs (N_): the API gives them in English, the new-table page in
+# the reader's language.
 PRESET_HELP = {
-    "standard": "Authors with any deck: ask a player for a whole set; a miss passes the turn to the left.",
-    "classic": "Authors as in 1861: ask for one named card; two to six players.",
-    "go-fish": "Go Fish: part of the deck is dealt, a miss draws from the stock.",
-    "literature": "Literature: two teams of three or four, ask for single cards, claim half-suits.",
+    "standard": N_("Authors with any deck: ask a player for a whole set; a miss passes the turn to the left."),
+    "classic": N_("Authors as in 1861: ask for one named card; two to six players."),
+    "go-fish": N_("Go Fish: part of the deck is dealt, a miss draws from the stock."),
+    "literature": N_("Literature: two teams of three or four, ask for single cards, claim half-suits."),
 }
 
 OPTION_HELP = {
-    "ask_by": "Ask for a whole set, or for one named card.",
-    "miss_passes_to": "After a failed ask the turn goes to the asker's left, or to the player asked.",
-    "bluff_asks": "A player may ask for a card they hold themselves (the ask always fails).",
-    "stock": "Deal only part of the deck; a failed ask draws a card from the stock.",
-    "deal_size": "With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5).",
-    "lucky_draw_continues": "Drawing the very card or set asked for lets the asker go on.",
-    "dealer_asks_first": "The dealer asks first instead of the player at the dealer's left.",
-    "double_deck": "Play with two copies of the deck, for big tables (7 to 11 players).",
-    "min_players": "The fewest players these rules allow.",
-    "max_players": "The most players these rules allow.",
-    "teams": "Two teams seated alternately; players ask only the other team.",
-    "claims": "Sets are won by claims that name which teammate holds each card.",
-    "lay_down_complete": "A set completed in one hand goes down at once (otherwise it must be claimed).",
-    "claims_any_time": "House rule: a player may claim even when it is not their turn.",
-    "claiming_team_picks_next": "House rule: after a claim the claimer may hand the turn to a teammate.",
-    "high_sets_double": "House rule: sets whose id starts with \"high-\" score two points.",
-    "announce_last_card": "House rule: a player down to one card is announced to the table.",
-    "public_log": "Everyone may read the full log of asks (Literature: only the last ask is shown).",
-    "equal_sets_required": "The deck's sets must all have the same number of cards.",
-    "removed_rank": "Literature with playing cards: the rank taken out to form half-suits (e.g. 8).",
-    "jokers": "With a removed rank: its four cards and two jokers form a ninth set.",
-    "rank_sets": "Literature with playing cards: sets of the four cards of one rank instead of half-suits.",
-    "name_the_work": "Each card received by an ask asks its receiver to name the work: a right answer scores 1.",
+    "ask_by": N_("Ask for a whole set, or for one named card."),
+    "miss_passes_to": N_("After a failed ask the turn goes to the asker's left, or to the player asked."),
+    "bluff_asks": N_("A player may ask for a card they hold themselves (the ask always fails)."),
+    "stock": N_("Deal only part of the deck; a failed ask draws a card from the stock."),
+    "deal_size": N_("With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5)."),
+    "lucky_draw_continues": N_("Drawing the very card or set asked for lets the asker go on."),
+    "dealer_asks_first": N_("The dealer asks first instead of the player at the dealer's left."),
+    "double_deck": N_("Play with two copies of the deck, for big tables (7 to 11 players)."),
+    "min_players": N_("The fewest players these rules allow."),
+    "max_players": N_("The most players these rules allow."),
+    "teams": N_("Two teams seated alternately; players ask only the other team."),
+    "claims": N_("Sets are won by claims that name which teammate holds each card."),
+    "lay_down_complete": N_("A set completed in one hand goes down at once (otherwise it must be claimed)."),
+    "claims_any_time": N_("House rule: a player may claim even when it is not their turn."),
+    "claiming_team_picks_next": N_("House rule: after a claim the claimer may hand the turn to a teammate."),
+    "high_sets_double": N_("House rule: sets whose id starts with \"high-\" score two points."),
+    "announce_last_card": N_("House rule: a player down to one card is announced to the table."),
+    "public_log": N_("Everyone may read the full log of asks (Literature: only the last ask is shown)."),
+    "equal_sets_required": N_("The deck's sets must all have the same number of cards."),
+    "removed_rank": N_("Literature with playing cards: the rank taken out to form half-suits (e.g. 8)."),
+    "jokers": N_("With a removed rank: its four cards and two jokers form a ninth set."),
+    "rank_sets": N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."),
+    "name_the_work": N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."),
 }
 
 BOT_HELP = {
-    "random": "Random: any legal move, a beginner's partner.",
-    "memory": "Memory: remembers what was asked and who holds what.",
-    "expert": "Expert: plays to win.",
+    "random": N_("Random: any legal move, a beginner's partner."),
+    "memory": N_("Memory: remembers what was asked and who holds what."),
+    "expert": N_("Expert: plays to win."),
 }
 
 MATCH_FORMATS = {
-    "hands": "Play a fixed number of hands; the highest total wins.",
-    "target": "Play hands until someone reaches a target score.",
+    "hands": N_("Play a fixed number of hands; the highest total wins."),
+    "target": N_("Play hands until someone reaches a target score."),
 }
 
 

@@ -6,6 +6,8 @@ import hmac
 import secrets
 import unicodedata
 
+from ..engine.moves import N_
+
 # No look-alikes: no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V, 6/G.
 CODE_ALPHABET = "ACEFHKMNPRTWXY34679"
 CODE_LENGTH = 6
@@ -39,17 +41,26 @@ def token_matches(token: str | None, stored_hash: str | None) -> bool:
     return hmac.compare_digest(token_hash(token), stored_hash)
 
 
+class NameProblem(ValueError):
+    """What is wrong with a name: an English template with %(fields)s (`template`, `params`), so the web
+    app can say it in the reader's language; str() is the English sentence."""
+
+    def __init__(self, template: str, **params: int):
+        self.template, self.params = template, params
+        super().__init__(template % params if params else template)
+
+
 def clean_name(text) -> str:
-    """A display name as shown: trimmed, inner spaces folded, printable. ValueError says what is wrong."""
+    """A display name as shown: trimmed, inner spaces folded, printable. NameProblem says what is wrong."""
     if not isinstance(text, str):
-        raise ValueError("a name is a piece of text")
+        raise NameProblem(N_("a name is a piece of text"))
     name = " ".join(unicodedata.normalize("NFC", text).split())
     if not name:
-        raise ValueError("type a name")
+        raise NameProblem(N_("type a name"))
     if len(name) > NAME_MAX:
-        raise ValueError(f"a name has at most {NAME_MAX} characters")
+        raise NameProblem(N_("a name has at most %(max)d characters"), max=NAME_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ValueError("a name cannot hold control characters")
+        raise NameProblem(N_("a name cannot hold control characters"))
     return name
 
 

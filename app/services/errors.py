@@ -20,9 +20,9 @@ class ServiceError(Exception):
     def text(self, translate=None) -> str:
         """The message, with the rule's reason put into the reader's language by `translate(refusal)`."""
         if self.refusal is None or translate is None:
-            return self.message
+            return str(self.message)
         reason = translate(self.refusal)
-        return self.wrap.format(reason=reason) if self.wrap else reason
+        return str(self.wrap).format(reason=reason) if self.wrap else reason
 
     def to_dict(self, translate=None) -> dict:
         return {"code": self.code, "message": self.text(translate)}
@@ -42,6 +42,11 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     status, code = 409, "conflict"
+
+
+class TooManyAttempts(ServiceError):
+    """A limit held in the database (app/services/ratelimit.py): join-code guesses, failed log-ins."""
+    status, code = 429, "too-many-attempts"
 
 
 class Refused(ServiceError):

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -230,7 +231,7 @@ def _commit_move(table: Table, hand: Hand, game: Game, move: Move, before_commit
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         evict(hand)
-        raise Conflict("The table changed at the same moment; look again and choose again.",
+        raise Conflict(_("The table changed at the same moment; look again and choose again."),
                        code="stale-version") from None
     except BaseException:
         db.session.rollback()
@@ -262,7 +263,7 @@ def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
     try:
         table = write_lock(Table, table.id, loaded=table)
         if table is None:
-            raise NotFound("This table is gone.", code="unknown-code")
+            raise NotFound(_("This table is gone."), code="unknown-code")
         scope = f"move:{table.id}"
         if key is not None:
             stored = idempotency.find(scope, key, fingerprint)
@@ -271,19 +272,24 @@ def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
                 return stored["result"], True
         seat = next((s for s in table.seats if s.id == seat_id), None)
         if seat is None or seat.token_hash != seat_token or seat.name != seat_name:
-            raise Conflict("Your seat changed at the same moment (the teacher moved or renamed someone); "
-                           "look again.", code="stale-version")
+            raise Conflict(_("Your seat changed at the same moment (the teacher moved or renamed someone); "
+                             "look again."), code="stale-version")
         if table.status == "lobby":
-            raise Conflict("The game has not started yet; wait for the teacher to start it.", code="not-started")
+            raise Conflict(_("The game has not started yet; wait for the teacher to start it."), code="not-started")
         if table.status != "playing":
-            raise Conflict("This match is over; no more moves can be made.", code="game-over")
+            raise Conflict(_("This match is over; no more moves can be made."), code="game-over")
         hand = table.current_hand
         with lock(hand):
             game = game_of(hand)
             if expected_version is not None and expected_version != table.version:
                 refusal = game.check(move)
-                wrap = (f"The table has moved on since your screen was drawn (version {expected_version}, now "
-                        f"{table.version})" + (" ({reason})" if refusal else "") + "; look again and choose again.")
+                # "{reason}" stays in the (translated) sentence: the rule's reason goes there, in the
+                # reader's language too (errors.ServiceError.text).
+                numbers = {"before": expected_version, "now": table.version}
+                wrap = (_("The table has moved on since your screen was drawn (version %(before)d, now %(now)d) "
+                          "(%(reason)s); look again and choose again.", reason="{reason}", **numbers) if refusal else
+                        _("The table has moved on since your screen was drawn (version %(before)d, now %(now)d); "
+                          "look again and choose again.", **numbers))
                 raise Conflict(wrap.format(reason=refusal.message if refusal else ""),
                                code=refusal.code if refusal else "stale-version", refusal=refusal, wrap=wrap)
             result: list[dict] = []

@@ -13,6 +13,7 @@ import random
 import time
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import delete
 
 from ..db import db
@@ -33,8 +34,8 @@ def check_key(text: str | None) -> str | None:
         return None
     key = text.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
-        raise BadRequest(f"an Idempotency-Key is 1 to {MAX_KEY_LENGTH} printable ASCII characters, "
-                         "such as a random UUID", code="bad-idempotency-key")
+        raise BadRequest(_("an Idempotency-Key is 1 to %(max)d printable ASCII characters, such as a random UUID",
+                           max=MAX_KEY_LENGTH), code="bad-idempotency-key")
     return key
 
 
@@ -49,8 +50,8 @@ def find(scope: str, key: str, digest: str) -> dict | None:
     if row is None or row.created_at < time.time() - KEEP_SECONDS:
         return None
     if row.fingerprint != digest:
-        raise KeyReused("This Idempotency-Key was already used for another request; send a new key "
-                        "with every new request.")
+        raise KeyReused(_("This Idempotency-Key was already used for another request; send a new key "
+                          "with every new request."))
     return json.loads(row.response_json)
 
 

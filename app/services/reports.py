@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
 from .catalog import SNAPSHOT_PREFIX
 from .codes import is_valid_code, normalize_code
@@ -56,14 +59,16 @@ def period(from_text: str | None, to_text: str | None, today: date | None = None
         try:
             return date.fromisoformat(str(text).strip()[:10])
         except ValueError:
-            raise BadRequest(f'{what} is a date written YYYY-MM-DD, not "{str(text)[:20]}"', code="bad-date") from None
+            raise BadRequest(_('"%(field)s" is a date written YYYY-MM-DD, not "%(value)s"', field=what,
+                               value=str(text)[:20]), code="bad-date") from None
 
-    last = day(to_text, '"to"') or today
-    first = day(from_text, '"from"') or last - timedelta(days=DEFAULT_DAYS - 1)
+    last = day(to_text, "to") or today
+    first = day(from_text, "from") or last - timedelta(days=DEFAULT_DAYS - 1)
     if first > last:
-        raise BadRequest('"from" comes after "to"; choose a period that starts before it ends', code="bad-date")
+        raise BadRequest(_('"from" comes after "to"; choose a period that starts before it ends'), code="bad-date")
     if (last - first).days > MAX_DAYS:
-        raise BadRequest(f"a report covers at most {MAX_DAYS} days", code="bad-date")
+        raise BadRequest(ngettext("a report covers at most %(num)d day", "a report covers at most %(num)d days",
+                                  MAX_DAYS), code="bad-date")
     return Period(first, last)
 
 
@@ -228,12 +233,13 @@ def own_table(teacher_id: int, code: str) -> Table:
     clean = normalize_code(code)
     table = Table.query.filter_by(code=clean, teacher_id=teacher_id).one_or_none() if is_valid_code(clean) else None
     if table is None:
-        raise NotFound("You have no table with this code.", code="unknown-code")
+        raise NotFound(_("You have no table with this code."), code="unknown-code")
     return table
 
 
 # ----------------------------------------------------------------------------------------------------
-# CSV
+# CSV: for programs and spreadsheets, so in every interface language the same English column names and
+# results (right, wrong, passed), ISO dates (UTC) and plain numbers, never the page's localised ones.
 # ----------------------------------------------------------------------------------------------------
 def safe_cell(value: Any) -> str:
     """A cell a spreadsheet shows as text: one starting with = + - @ (or a tab or return) gets a '."""

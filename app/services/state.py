@@ -52,7 +52,7 @@ def summary(table: Table) -> dict[str, Any]:
     current = table.current_hand
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
-        "rules": table.rules, "options": options.to_dict(), "overrides": table.overrides,
+        "language": table.language, "rules": table.rules, "options": options.to_dict(), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},
         "match": {"format": table.match_format, "value": table.match_value,

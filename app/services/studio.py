@@ -17,21 +17,25 @@ import secrets
 import shutil
 import time
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 from flask import current_app
+from flask_babel import get_translations
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
 from ..decks import Deck, DeckError, Problem, builtin_decks, load_deck_text, slugify
 from ..decks.dump import deck_to_dict
+from ..decks.errors import N_, Text
 from ..decks.loader import FORMAT, MAX_CARDS, MAX_SETS, MIN_CARDS, MIN_SETS
 from ..decks.yamlsafe import decode
-from ..models import DeckSnapshot, StudioDeck
+from ..models import DeckSnapshot, StudioDeck, StudioImage
 from .catalog import SNAPSHOT_PREFIX
 from .errors import BadRequest, Forbidden, NotFound, ServiceError
 
@@ -55,6 +59,11 @@ class DeckInvalid(ServiceError):
         super().__init__("; ".join(p.message for p in problems[:3]) + ("; ..." if len(problems) > 3 else ""))
         self.problems = problems
         self.text = text
+
+
+def problem_text(problem: Problem) -> str:
+    """A validator's problem in the reader's language: its English template translated, then filled in."""
+    return problem.render(get_translations())
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -88,7 +97,7 @@ def get_visible(teacher_id: int, deck_number: Any) -> StudioDeck:
     number = _number(deck_number)
     row = db.session.get(StudioDeck, number) if number else None
     if row is None or (row.owner_id != teacher_id and not row.shared):
-        raise NotFound("There is no such deck in the studio.", code="unknown-deck")
+        raise NotFound(_("There is no such deck in the studio."), code="unknown-deck")
     return row
 
 
@@ -96,7 +105,8 @@ def get_own(teacher_id: int, deck_number: Any) -> StudioDeck:
     """A deck this teacher may change: their own. A shared deck of another teacher is 403."""
     row = get_visible(teacher_id, deck_number)
     if row.owner_id != teacher_id:
-        raise Forbidden(f'"{row.title}" belongs to {row.owner.name}: duplicate it to make a copy of your own.',
+        raise Forbidden(_('"%(title)s" belongs to %(owner)s: duplicate it to make a copy of your own.',
+                          title=row.title, owner=row.owner.name),
                         code="not-your-deck")
     return row
 
@@ -121,8 +131,9 @@ def deck_for_table(ref: Any, teacher_id: int) -> Deck:
         except (NotFound, DeckError):
             pass
     shown = str(ref)[:80]
-    raise BadRequest(f'unknown deck "{shown}"; choose a deck of the library ({", ".join(sorted(builtin_decks()))}) '
-                     "or one of the studio's (studio:<number>)")
+    raise BadRequest(_('unknown deck "%(deck)s"; choose a deck of the library (%(decks)s) '
+                       "or one of the studio's (studio:<number>)", deck=shown,
+                       decks=", ".join(sorted(builtin_decks()))))
 
 
 def table_deck_id(ref: str, teacher_id: int) -> str:
@@ -155,6 +166,7 @@ def deck_dir(row_id: int | None) -> Path:
 
 def validate(text: str | bytes, row_id: int | None = None, source: str = SOURCE) -> Deck:
     """THE validator (app.decks.load_deck_text), with image paths looked up among the deck's uploads."""
+    sync_images(row_id)
     try:
         return load_deck_text(text, source=source, base_dir=deck_dir(row_id))
     except DeckError as exc:
@@ -176,7 +188,7 @@ def _store(row: StudioDeck, text: str, deck: Deck) -> StudioDeck:
 
 def _check_room(teacher_id: int) -> None:
     if StudioDeck.query.filter_by(owner_id=teacher_id).count() >= MAX_DECKS_PER_TEACHER:
-        raise BadRequest(f"You have {MAX_DECKS_PER_TEACHER} decks already; delete one to make another.",
+        raise BadRequest(_("You have %(num)d decks already; delete one to make another.", num=MAX_DECKS_PER_TEACHER),
                          code="too-many-decks")
 
 
@@ -201,6 +213,7 @@ def set_shared(row: StudioDeck, shared: bool) -> None:
 
 def delete(row: StudioDeck) -> None:
     folder = deck_dir(row.id)
+    StudioImage.query.filter_by(deck_id=row.id).delete()
     db.session.delete(row)
     db.session.commit()
     shutil.rmtree(folder, ignore_errors=True)  # tables keep playing their snapshots
@@ -217,11 +230,12 @@ def duplicate(teacher_id: int, source: str) -> StudioDeck:
     elif isinstance(source, str) and source.startswith(STUDIO_PREFIX):
         row = get_visible(teacher_id, source[len(STUDIO_PREFIX):])
         original = deck_of(row)
+        sync_images(row.id)
         images_from = deck_dir(row.id)
     else:
-        raise NotFound("There is no such deck to copy.", code="unknown-deck")
+        raise NotFound(_("There is no such deck to copy."), code="unknown-deck")
     data = deck_to_dict(original)
-    data["title"] = _clip(f"{original.title} (copy)", 200)
+    data["title"] = _clip(_("%(title)s (copy)", title=original.title), 200)
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
     deck = load_deck_text(text, source=SOURCE)
     copy = _store(StudioDeck(owner_id=teacher_id, shared=False), text, deck)
@@ -229,9 +243,8 @@ def duplicate(teacher_id: int, source: str) -> StudioDeck:
         for image in _images_of(deck):
             origin = images_from / image
             if origin.is_file():
-                target = deck_dir(copy.id) / image
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(origin, target)
+                _keep_image(copy.id, image, origin.read_bytes())
+        db.session.commit()
     return copy
 
 
@@ -257,13 +270,18 @@ class FormResult:
     problems: list[str] = field(default_factory=list)
 
 
+def too_long(what: str, limit: int) -> str:
+    return ngettext("%(what)s is longer than %(num)d character", "%(what)s is longer than %(num)d characters",
+                    limit, what=what)
+
+
 def _field(form, name: str, limit: int, problems: list[str], what: str) -> str:
     value = form.get(name, "")
     value = " ".join(value.split()) if isinstance(value, str) else ""
     if len(value) > limit:
-        problems.append(f"{what} is longer than {limit} characters")
+        problems.append(too_long(what, limit))
     if any(unicodedata.category(ch) == "Cc" for ch in value):
-        problems.append(f"{what} contains a control character")
+        problems.append(_("%(what)s contains a control character", what=what))
     return value
 
 
@@ -271,13 +289,13 @@ def deck_from_form(form, keep_id: str | None = None) -> FormResult:
     """The form editor's fields as the deck format's mapping. Blank card rows and blank sets are empty
     slots; anything typed in a row keeps the row (so a note without a title is reported, not dropped)."""
     problems: list[str] = []
-    title = _field(form, "title", TEXT_MAX, problems, "the title")
+    title = _field(form, "title", TEXT_MAX, problems, _("the title"))
     data: dict[str, Any] = {"format": FORMAT, "id": keep_id or new_deck_id(title), "title": title,
-                            "language": _field(form, "language", 35, problems, "the language") or "en"}
-    description = _field(form, "description", NOTE_MAX, problems, "the description")
+                            "language": _field(form, "language", 35, problems, _("the language")) or "en"}
+    description = _field(form, "description", NOTE_MAX, problems, _("the description"))
     if description:
         data["description"] = description
-    for key, label in (("set_label", "what a set is called"), ("card_label", "what a card is called")):
+    for key, label in (("set_label", _("what a set is called")), ("card_label", _("what a card is called"))):
         value = _field(form, key, 40, problems, label)
         if value:
             data[key] = value
@@ -285,40 +303,43 @@ def deck_from_form(form, keep_id: str | None = None) -> FormResult:
     used_set_ids: set[str] = set()
     for i in range(MAX_SETS + 10):
         prefix = f"s{i}"
-        name = _field(form, f"{prefix}_name", TEXT_MAX, problems, f"set {i + 1}'s name")
-        note = _field(form, f"{prefix}_note", NOTE_MAX, problems, f"set {i + 1}'s note")
-        color = _field(form, f"{prefix}_color", 20, problems, f"set {i + 1}'s colour")
+        name = _field(form, f"{prefix}_name", TEXT_MAX, problems, _("set %(set)d's name", set=i + 1))
+        note = _field(form, f"{prefix}_note", NOTE_MAX, problems, _("set %(set)d's note", set=i + 1))
+        color = _field(form, f"{prefix}_color", 20, problems, _("set %(set)d's colour", set=i + 1))
         cards = []
         for j in range(MAX_CARDS + 4):
             cp = f"{prefix}c{j}"
-            card_title = _field(form, f"{cp}_title", TEXT_MAX, problems, f"set {i + 1}, card {j + 1}'s title")
-            aliases = _split_aliases(_field(form, f"{cp}_aliases", 1000, problems, f"set {i + 1}, card {j + 1}'s aliases"),
+            card_title = _field(form, f"{cp}_title", TEXT_MAX, problems,
+                                _("set %(set)d, card %(card)d's title", set=i + 1, card=j + 1))
+            aliases = _split_aliases(_field(form, f"{cp}_aliases", 1000, problems,
+                                            _("set %(set)d, card %(card)d's aliases", set=i + 1, card=j + 1)),
                                      also_commas=True)
-            card_note = _field(form, f"{cp}_note", NOTE_MAX, problems, f"set {i + 1}, card {j + 1}'s note")
+            card_note = _field(form, f"{cp}_note", NOTE_MAX, problems,
+                               _("set %(set)d, card %(card)d's note", set=i + 1, card=j + 1))
             if not (card_title or aliases or card_note):
                 continue
             card: dict[str, Any] = {"title": card_title}
-            kept_id = _field(form, f"{cp}_id", 64, problems, "a card's id")
+            kept_id = _field(form, f"{cp}_id", 64, problems, _("a card's id"))
             if kept_id:
                 card["id"] = kept_id
             if aliases:
                 card["aliases"] = aliases
             if card_note:
                 card["note"] = card_note
-            image = _field(form, f"{cp}_image", 200, problems, "a card's image")
+            image = _field(form, f"{cp}_image", 200, problems, _("a card's image"))
             if image:
                 card["image"] = image
             cards.append(card)
         if not (name or note or color or cards):
             continue
-        set_id = _field(form, f"{prefix}_id", 64, problems, "a set's id") or _unique_id(name, used_set_ids, f"set-{i + 1}")
+        set_id = _field(form, f"{prefix}_id", 64, problems, _("a set's id")) or _unique_id(name, used_set_ids, f"set-{i + 1}")
         used_set_ids.add(set_id)
         entry: dict[str, Any] = {"id": set_id, "name": name}
         if note:
             entry["note"] = note
         if color:
             entry["color"] = color
-        image = _field(form, f"{prefix}_image", 200, problems, "a set's image")
+        image = _field(form, f"{prefix}_image", 200, problems, _("a set's image"))
         if image:
             entry["image"] = image
         _give_card_ids(cards, set_id)
@@ -374,9 +395,10 @@ def save_form(teacher_id: int, form, row: StudioDeck | None) -> StudioDeck:
         raise DeckInvalid([Problem("the form", 0, 0, message) for message in result.problems])
     text = yaml.safe_dump(result.data, allow_unicode=True, sort_keys=False, width=100)
     try:
+        sync_images(row.id if row else None)
         deck = load_deck_text(text, source="the form", base_dir=deck_dir(row.id if row else None))
     except DeckError as exc:
-        raise DeckInvalid([Problem("the form", 0, 0, _without_lines(p.message)) for p in exc.problems]) from None
+        raise DeckInvalid([_in_the_form(p) for p in exc.problems]) from None
     if row is None:
         _check_room(teacher_id)
         row = StudioDeck(owner_id=teacher_id, shared=bool(form.get("shared")))
@@ -387,8 +409,11 @@ def save_form(teacher_id: int, form, row: StudioDeck | None) -> StudioDeck:
     return saved
 
 
-def _without_lines(message: str) -> str:
-    return re.sub(r"\s*\(first at line \d+\)", "", message)
+def _in_the_form(problem: Problem) -> Problem:
+    """A problem of the YAML made from the form, said without the lines of that YAML the teacher never saw."""
+    if "first" in problem.params:  # the form lists sets and cards in the YAML's order
+        problem = problem.with_params(first=Text.of(N_("the first one is higher up in the form")))
+    return replace(problem, source="the form", line=0, column=0)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -460,7 +485,7 @@ def read_sheet(text: str, labels: tuple[str, ...] = ()) -> Sheet:
         except StopIteration:
             break
         except csv.Error as exc:
-            sheet.rows.append(SheetRow(start, [], problems=[f"this row cannot be read ({exc})"]))
+            sheet.rows.append(SheetRow(start, [], problems=[_("this row cannot be read (%(error)s)", error=str(exc))]))
             break
         cells = [" ".join(cell.split()) for cell in cells]
         first_rows = not seen_heading and not sheet.cards
@@ -476,41 +501,52 @@ def read_sheet(text: str, labels: tuple[str, ...] = ()) -> Sheet:
         while cells and not cells[-1]:
             cells = cells[:-1]
         if len(cells) > 4:
-            row.problems.append(f"this row has {len(cells)} columns; a row is: set, card title, aliases, note "
-                                "(put several aliases in one cell, separated by ;)")
+            row.problems.append(ngettext("this row has %(num)d column; a row is: set, card title, aliases, note "
+                                         "(put several aliases in one cell, separated by ;)",
+                                         "this row has %(num)d columns; a row is: set, card title, aliases, note "
+                                         "(put several aliases in one cell, separated by ;)", len(cells)))
         padded = cells + [""] * (4 - len(cells))
         row.set_name, row.title, row.note = padded[0], padded[1], padded[3]
         row.aliases = _split_aliases(padded[2], also_commas=delimiter == "\t")
         if not row.set_name:
-            row.problems.append("the first column (the set) is empty")
+            row.problems.append(_("the first column (the set) is empty"))
         if not row.title:
-            row.problems.append("the second column (the card's title) is empty")
-        for what, value, limit in (("the set", row.set_name, TEXT_MAX), ("the title", row.title, TEXT_MAX),
-                                   ("the note", row.note, NOTE_MAX)):
+            row.problems.append(_("the second column (the card's title) is empty"))
+        for what, value, limit in ((N_("the set"), row.set_name, TEXT_MAX), (N_("the title"), row.title, TEXT_MAX),
+                                   (N_("the note"), row.note, NOTE_MAX)):
             if len(value) > limit:
-                row.problems.append(f"{what} is longer than {limit} characters")
+                row.problems.append(too_long(_(what), limit))
         if any(len(alias) > TEXT_MAX for alias in row.aliases) or len(row.aliases) > ALIASES_MAX:
-            row.problems.append(f"at most {ALIASES_MAX} aliases of at most {TEXT_MAX} characters each")
+            row.problems.append(_("at most %(aliases)d aliases of at most %(characters)d characters each",
+                                  aliases=ALIASES_MAX, characters=TEXT_MAX))
         if any(unicodedata.category(ch) == "Cc" for ch in "".join(cells)):
-            row.problems.append("a cell contains a control character")
+            row.problems.append(_("a cell contains a control character"))
         if row.title:
             first = seen_titles.get(row.title.casefold())
             if first is not None:
-                row.problems.append(f'the card title "{row.title}" is already in row {first}')
+                row.problems.append(_('the card title "%(title)s" is already in row %(row)d',
+                                      title=row.title, row=first))
             else:
                 seen_titles[row.title.casefold()] = row.number
     for name, rows in sheet.sets():
         if len(rows) > MAX_CARDS:
             for extra in rows[MAX_CARDS:]:
-                extra.problems.append(f'the set "{name}" already has {MAX_CARDS} cards in the rows above; '
-                                      f"a set has {MIN_CARDS} to {MAX_CARDS}")
+                extra.problems.append(_('the set "%(name)s" already has %(most)d cards in the rows above; '
+                                        "a set has %(least)d to %(most)d",
+                                        name=name, least=MIN_CARDS, most=MAX_CARDS))
         elif len(rows) < MIN_CARDS:
-            rows[0].problems.append(f'the set "{name}" has only {len(rows)} card; a set needs {MIN_CARDS} to {MAX_CARDS}')
+            rows[0].problems.append(ngettext('the set "%(name)s" has only %(num)d card; '
+                                             "a set needs %(least)d to %(most)d",
+                                             'the set "%(name)s" has only %(num)d cards; '
+                                             "a set needs %(least)d to %(most)d",
+                                             len(rows), name=name, least=MIN_CARDS, most=MAX_CARDS))
     count = len(sheet.sets())
     if not sheet.cards:
-        sheet.problems.append("nothing to read: paste rows of set, card title, aliases, note")
+        sheet.problems.append(_("nothing to read: paste rows of set, card title, aliases, note"))
     elif not MIN_SETS <= count <= MAX_SETS:
-        sheet.problems.append(f"a deck needs {MIN_SETS} to {MAX_SETS} sets; these rows make {count}")
+        sheet.problems.append(ngettext("a deck needs %(least)d to %(most)d sets; these rows make %(num)d",
+                                       "a deck needs %(least)d to %(most)d sets; these rows make %(num)d",
+                                       count, least=MIN_SETS, most=MAX_SETS))
     return sheet
 
 
@@ -558,11 +594,13 @@ def create_from_sheet(teacher_id: int, text: str, head: dict[str, str], shared: 
     problems are put back on the rows they came from). Returns the sheet and the deck, if made."""
     head = {k: " ".join(str(v or "").split()) for k, v in head.items()}
     sheet = read_sheet(text, (head.get("set_label", ""), head.get("card_label", "")))
-    for key, limit in (("title", TEXT_MAX), ("language", 35), ("set_label", 40), ("card_label", 40)):
+    for key, what, limit in (("title", N_("the title"), TEXT_MAX), ("language", N_("the language"), 35),
+                             ("set_label", N_("what a set is called"), 40),
+                             ("card_label", N_("what a card is called"), 40)):
         if len(head.get(key, "")) > limit:
-            sheet.problems.append(f"the {key.replace('_', ' ')} is longer than {limit} characters")
+            sheet.problems.append(too_long(_(what), limit))
     if not head.get("title"):
-        sheet.problems.append("give the deck a title")
+        sheet.problems.append(_("give the deck a title"))
     if not sheet.ok:
         return sheet, None
     head = {**head, "id": new_deck_id(head["title"]), "language": head.get("language") or "en"}
@@ -573,8 +611,11 @@ def create_from_sheet(teacher_id: int, text: str, head: dict[str, str], shared: 
         by_number = {row.number: row for row in sheet.rows}
         for problem in exc.problems:
             rows = origin.get(problem.line)
-            message = re.sub(r"\(first at line (\d+)\)",
-                             lambda m: f"(first in row {origin.get(int(m.group(1)), ['?'])[0]})", problem.message)
+            if "first" in problem.params:  # the first one's line of the YAML, as the row it came from
+                line = problem.params["first"].params["line"]
+                problem = problem.with_params(first=Text.of(N_("first in row %(row)s"),
+                                                            row=origin.get(line, ["?"])[0]))
+            message = problem_text(problem)
             if rows:
                 by_number[rows[0]].problems.append(message)
             else:
@@ -594,20 +635,22 @@ def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, s
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     if not data:
-        raise BadRequest("Choose an image file (PNG or JPEG) to upload.", code="no-file")
+        raise BadRequest(_("Choose an image file (PNG or JPEG) to upload."), code="no-file")
     if len(data) > max_bytes:
-        raise BadRequest(f"The image is {len(data) // 1024} KiB; an image may be at most {max_bytes // 1024} KiB.",
+        raise BadRequest(_("The image is %(size)d KiB; an image may be at most %(most)d KiB.", size=len(data) // 1024,
+                           most=max_bytes // 1024),
                          code="image-too-large")
     try:
         with Image.open(io.BytesIO(data)) as image:
             kind = image.format
             if kind not in ("PNG", "JPEG"):
-                raise BadRequest(f"This file is {'a ' + kind if kind else 'not an'} image, not a PNG or JPEG.",
+                raise BadRequest(_("This file is a %(kind)s image, not a PNG or JPEG.", kind=kind) if kind
+                                 else _("This file is not an image, not a PNG or JPEG."),
                                  code="not-an-image")
             width, height = image.size
             if width * height > IMAGE_MAX_PIXELS or width < 1 or height < 1:
-                raise BadRequest(f"The image is {width} x {height} pixels; that is too many for a card "
-                                 "(at most 30 million).", code="image-too-large")
+                raise BadRequest(_("The image is %(width)d x %(height)d pixels; that is too many for a card "
+                                   "(at most 30 million).", width=width, height=height), code="image-too-large")
             image.load()
             image = ImageOps.exif_transpose(image)
             if max(image.size) > IMAGE_MAX_SIDE:
@@ -623,22 +666,22 @@ def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, s
     except BadRequest:
         raise
     except Image.DecompressionBombError:
-        raise BadRequest("The image has too many pixels for a card (at most 30 million).",
+        raise BadRequest(_("The image has too many pixels for a card (at most 30 million)."),
                          code="image-too-large") from None
     except UnidentifiedImageError:
-        raise BadRequest("This file is not a PNG or JPEG image.", code="not-an-image") from None
+        raise BadRequest(_("This file is not a PNG or JPEG image."), code="not-an-image") from None
     except (OSError, ValueError, SyntaxError, EOFError):
-        raise BadRequest("This image is damaged and cannot be read; save it again as PNG or JPEG.",
+        raise BadRequest(_("This image is damaged and cannot be read; save it again as PNG or JPEG."),
                          code="not-an-image") from None
 
 
 def _target(deck: Deck, target: str) -> tuple[str, str]:
-    kind, _, item = str(target).partition(":")
+    kind, _colon, item = str(target).partition(":")
     if kind == "set" and deck.has_set(item):
         return kind, item
     if kind == "card" and deck.has_card(item):
         return kind, item
-    raise BadRequest("Choose a set or a card of this deck for the image.", code="unknown-target")
+    raise BadRequest(_("Choose a set or a card of this deck for the image."), code="unknown-target")
 
 
 def set_image(row: StudioDeck, target: str, data: bytes) -> StudioDeck:
@@ -646,11 +689,7 @@ def set_image(row: StudioDeck, target: str, data: bytes) -> StudioDeck:
     kind, item = _target(deck, target)
     content, suffix = clean_image(data)
     name = f"{kind}-{slugify(item)[:40] or 'x'}-{secrets.token_hex(4)}.{suffix}"
-    folder = deck_dir(row.id) / "images"
-    folder.mkdir(parents=True, exist_ok=True)
-    temporary = folder / f".{name}.tmp"
-    temporary.write_bytes(content)
-    os.replace(temporary, folder / name)
+    _keep_image(row.id, f"images/{name}", content)  # committed with the deck that names it
     return _with_image(row, deck, kind, item, f"images/{name}")
 
 
@@ -674,27 +713,91 @@ def _with_image(row: StudioDeck, deck: Deck, kind: str, item: str, image: str | 
     return save_text(row, yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100))
 
 
-def _forget_unused_images(row: StudioDeck, deck: Deck) -> None:
-    folder = deck_dir(row.id) / "images"
+# Images live in the database (studio_images), so every app process and host has them; each host keeps
+# a copy on its disk, under the deck's upload folder, where the validator and the printer look for them.
+def _keep_image(row_id: int, path: str, content: bytes) -> None:
+    """Store an image of the deck (in the caller's transaction) and this host's copy of it."""
+    db.session.add(StudioImage(deck_id=row_id, path=path, data=content))
+    _write_copy(deck_dir(row_id) / path, content)
+
+
+def _write_copy(target: Path, content: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    temporary.write_bytes(content)
+    os.replace(temporary, target)  # whole or not at all, for a reader in another thread
+
+
+def _local_images(row_id: int) -> set[str]:
+    folder = deck_dir(row_id)
     if not folder.is_dir():
+        return set()
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*")
+            if path.is_file() and path.suffix.lower() in (".png", ".jpg", ".jpeg") and not path.name.startswith(".")}
+
+
+FRESH_COPY_SECONDS = 60
+
+
+def sync_images(row_id: int | None) -> None:
+    """Make this host's copies of a deck's images match the database: copy what another host stored,
+    drop what another host removed. An image on this disk that the deck still names but the database
+    lacks (uploaded before images moved into the database) is taken into it."""
+    if not row_id:
         return
-    used = {Path(image).name for image in _images_of(deck)}
-    for path in folder.iterdir():
-        if path.is_file() and path.name not in used and not path.name.startswith("."):
-            path.unlink(missing_ok=True)
+    stored = {path for (path,) in db.session.query(StudioImage.path).filter_by(deck_id=row_id)}
+    local = _local_images(row_id)
+    for path in sorted(stored - local):
+        image = StudioImage.query.filter_by(deck_id=row_id, path=path).first()
+        if image is not None:
+            _write_copy(deck_dir(row_id) / path, image.data)
+    extra = local - stored
+    if not extra:
+        return
+    row = db.session.get(StudioDeck, row_id)
+    named = _images_of(deck_of(row)) if row is not None else set()
+    adopted = False
+    for path in sorted(extra):
+        if path in named:
+            db.session.add(StudioImage(deck_id=row_id, path=path, data=(deck_dir(row_id) / path).read_bytes()))
+            adopted = True
+        elif time.time() - (deck_dir(row_id) / path).stat().st_mtime > FRESH_COPY_SECONDS:
+            (deck_dir(row_id) / path).unlink(missing_ok=True)  # (a fresh one may be an upload not yet committed)
+    if adopted:
+        try:
+            db.session.commit()
+        except IntegrityError:  # another process took them in at the same moment
+            db.session.rollback()
+
+
+def _forget_unused_images(row: StudioDeck, deck: Deck) -> None:
+    used = _images_of(deck)
+    unused = [image for image in StudioImage.query.filter_by(deck_id=row.id) if image.path not in used]
+    for image in unused:
+        db.session.delete(image)
+    if unused:
+        db.session.commit()
+    for path in _local_images(row.id) - used:
+        (deck_dir(row.id) / path).unlink(missing_ok=True)
 
 
 def image_path(row: StudioDeck, name: str) -> Path:
+    """This host's copy of one of the deck's images (images/<name>), made from the database if needed."""
     if not IMAGE_NAME.fullmatch(name or ""):
-        raise NotFound("There is no such image.", code="unknown-image")
+        raise NotFound(_("There is no such image."), code="unknown-image")
+    image = StudioImage.query.filter_by(deck_id=row.id, path=f"images/{name}").first()
     path = deck_dir(row.id) / "images" / name
+    if image is None:
+        path.unlink(missing_ok=True)  # removed on another host
+        raise NotFound(_("There is no such image."), code="unknown-image")
     if not path.is_file():
-        raise NotFound("There is no such image.", code="unknown-image")
+        _write_copy(path, image.data)
     return path
 
 
 def deck_for_print(row: StudioDeck) -> Deck:
     """The deck read from a file in its folder, so the printer finds its images beside it."""
+    sync_images(row.id)
     folder = deck_dir(row.id)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / SOURCE

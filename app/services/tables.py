@@ -5,6 +5,7 @@ import json
 import time
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -12,10 +13,11 @@ from ..db import db, write_lock
 from ..engine.bots import BOTS
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import Seat, Table
 from . import hands, studio
-from .codes import clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, token_hash, \
-    token_matches
+from .codes import NameProblem, clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, \
+    token_hash, token_matches
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 
 MAX_SEATS = 22
@@ -31,8 +33,8 @@ def find(code: str) -> Table:
     clean = normalize_code(code)
     table = Table.query.filter_by(code=clean).one_or_none() if is_valid_code(clean) else None
     if table is None:
-        raise NotFound(f'There is no table with the code "{str(code)[:12]}". Check the code on the board.',
-                       code="unknown-code")
+        raise NotFound(_('There is no table with the code "%(code)s". Check the code on the board.',
+                         code=str(code)[:12]), code="unknown-code")
     return table
 
 
@@ -41,27 +43,28 @@ def locked(table: Table) -> Table:
     so changes from any process are made one after the other (app/db.py)."""
     current = write_lock(Table, table.id, loaded=table)
     if current is None:
-        raise NotFound("This table is gone.", code="unknown-code")
+        raise NotFound(_("This table is gone."), code="unknown-code")
     return current
 
 
-def _commit(what: str = "The table changed at the same moment; try again.") -> None:
+def _commit(what: str | None = None) -> None:
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
-        raise Conflict(what, code="stale-version") from None
+        raise Conflict(what or _("The table changed at the same moment; try again."), code="stale-version") from None
 
 
 def seat_at(table: Table, position: Any) -> Seat:
     try:
         position = int(position)
     except (TypeError, ValueError):
-        raise BadRequest(f'a seat is a number from 0 to {len(table.seats) - 1}, not "{position}"') from None
+        raise BadRequest(_('a seat is a number from 0 to %(last)d, not "%(position)s"', last=len(table.seats) - 1,
+                           position=position)) from None
     for seat in table.seats:
         if seat.position == position:
             return seat
-    raise NotFound(f"This table has no seat {position}.", code="unknown-seat")
+    raise NotFound(_("This table has no seat %(position)d.", position=position), code="unknown-seat")
 
 
 def is_teacher(table: Table, teacher_id: int | None) -> bool:
@@ -71,14 +74,14 @@ def is_teacher(table: Table, teacher_id: int | None) -> bool:
 
 def require_teacher(table: Table, teacher_id: int | None) -> None:
     if not is_teacher(table, teacher_id):
-        raise Forbidden("Only the teacher who opened this table can do that.", code="not-teacher")
+        raise Forbidden(_("Only the teacher who opened this table can do that."), code="not-teacher")
 
 
 def seat_for_token(table: Table, position: Any, token: str | None) -> Seat:
     seat = seat_at(table, position)
     if not token_matches(token, seat.token_hash):
-        raise Forbidden(f"Seat {seat.position} is not yours: join the table to get a seat of your own.",
-                        code="not-your-seat")
+        raise Forbidden(_("Seat %(position)d is not yours: join the table to get a seat of your own.",
+                          position=seat.position), code="not-your-seat")
     return seat
 
 
@@ -87,14 +90,36 @@ def seat_for_token(table: Table, position: Any, token: str | None) -> Seat:
 # ----------------------------------------------------------------------------------------------------
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool):
-        raise BadRequest(f"{what} is a whole number")
+        raise BadRequest(_("%(what)s is a whole number", what=what))
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise BadRequest(f'{what} is a whole number, not "{value}"') from None
+        raise BadRequest(_('%(what)s is a whole number, not "%(value)s"', what=what, value=value)) from None
     if not low <= number <= high:
-        raise BadRequest(f"{what} is between {low} and {high}")
+        raise BadRequest(_("%(what)s is between %(low)d and %(high)d", what=what, low=low, high=high))
     return number
+
+
+def clean_seat_name(value: Any, position: int | None = None) -> str:
+    """A display name as shown (codes.clean_name), or a BadRequest that says in the reader's language
+    what is wrong with it (for the seat at `position`, when the teacher names a seat)."""
+    try:
+        return clean_name(value)
+    except NameProblem as problem:
+        reason = _(problem.template, **problem.params)
+        if position is not None:
+            raise BadRequest(_("seat %(position)d: %(reason)s", position=position, reason=reason)) from None
+        raise BadRequest(_("%(reason)s.", reason=reason[:1].upper() + reason[1:])) from None
+
+
+def table_language(value: Any, default: str = DEFAULT_LANGUAGE) -> str:
+    """The language a new table plays in: one of app.i18n.LANGUAGES (default: the teacher's own)."""
+    if value in (None, ""):
+        return default if default in LANGUAGES else DEFAULT_LANGUAGE
+    if value not in LANGUAGES:
+        raise BadRequest(_('"language" is one of %(choices)s, not "%(value)s"', choices=", ".join(LANGUAGES),
+                           value=str(value)[:20]), code="unknown-language")
+    return value
 
 
 def _computer_name(taken: set[str]) -> str:
@@ -104,18 +129,21 @@ def _computer_name(taken: set[str]) -> str:
     return f"Computer {n}"
 
 
-def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
-    """Open a table for this teacher. Returns it and the tokens of the seats played on this device."""
+def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE) -> tuple[Table, dict[int, str]]:
+    """Open a table for this teacher. Returns it and the tokens of the seats played on this device.
+    The table plays in `spec["language"]`, else in `default_language` (the teacher's own)."""
     if not isinstance(spec, dict):
-        raise BadRequest("a table is described by an object with rules, deck, options, seats and match")
+        raise BadRequest(_("a table is described by an object with rules, deck, options, seats and match"))
+    language = table_language(spec.get("language"), default_language)
     rules = spec.get("rules") or "standard"
     if rules not in PRESETS:
-        raise BadRequest(f'unknown rules "{rules}"; choose one of {", ".join(PRESETS)}')
+        raise BadRequest(_('unknown rules "%(rules)s"; choose one of %(choices)s', rules=rules,
+                           choices=", ".join(PRESETS)))
     deck_ref = spec.get("deck") or DEFAULT_DECKS.get(rules, "standard-52")
     deck = studio.deck_for_table(deck_ref, teacher_id)  # a built-in deck, or a studio deck the teacher sees
     overrides = spec.get("options") or {}
     if not isinstance(overrides, dict):
-        raise BadRequest('"options" is an object of option names and values')
+        raise BadRequest(_('"options" is an object of option names and values'))
     try:
         options = make_options(rules, overrides)
     except OptionsError as exc:
@@ -124,36 +152,35 @@ def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
 
     name = spec.get("name") or ""
     if not isinstance(name, str) or len(name) > 80:
-        raise BadRequest("a table's name is text of at most 80 characters")
+        raise BadRequest(_("a table's name is text of at most 80 characters"))
 
     seat_specs = spec.get("seats")
     if not isinstance(seat_specs, list) or not seat_specs:
-        raise BadRequest('"seats" is a list such as [{"kind": "human"}, {"kind": "computer", "bot": "random"}]')
+        raise BadRequest(_('"seats" is a list such as [{"kind": "human"}, {"kind": "computer", "bot": "random"}]'))
     if len(seat_specs) > MAX_SEATS:
-        raise BadRequest(f"a table has at most {MAX_SEATS} seats")
+        raise BadRequest(_("a table has at most %(max)d seats", max=MAX_SEATS))
     seats: list[Seat] = []
     taken: set[str] = set()
     here: dict[int, str] = {}
     for position, item in enumerate(seat_specs):
         if not isinstance(item, dict):
-            raise BadRequest(f"seat {position} should be an object with a kind")
+            raise BadRequest(_("seat %(position)d should be an object with a kind", position=position))
         kind = item.get("kind", "human")
         if kind not in ("human", "computer"):
-            raise BadRequest(f'seat {position}: kind is "human" or "computer", not "{kind}"')
+            raise BadRequest(_('seat %(position)d: kind is "human" or "computer", not "%(kind)s"', position=position,
+                               kind=kind))
         seat = Seat(position=position, kind=kind)
         if kind == "computer":
             bot = item.get("bot") or "random"
             if bot not in BOTS:
-                raise BadRequest(f'seat {position}: unknown computer player "{bot}"; choose one of {", ".join(BOTS)}')
+                raise BadRequest(_('seat %(position)d: unknown computer player "%(bot)s"; choose one of %(choices)s',
+                                   position=position, bot=bot, choices=", ".join(BOTS)))
             seat.bot = bot
         if item.get("name") not in (None, ""):
-            try:
-                seat.name = clean_name(item["name"])
-            except ValueError as exc:
-                raise BadRequest(f"seat {position}: {exc}") from None
+            seat.name = clean_seat_name(item["name"], position)
         if kind == "human" and item.get("here"):
             if not seat.name:
-                raise BadRequest(f"seat {position}: a player on this device needs a name")
+                raise BadRequest(_("seat %(position)d: a player on this device needs a name", position=position))
             token = new_token()
             seat.token_hash = token_hash(token)
             here[position] = token
@@ -161,7 +188,8 @@ def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
             seat.name = None  # a student names themself when they join
         if seat.name:
             if name_key(seat.name) in taken:
-                raise BadRequest(f'the name "{seat.name}" is given twice; every player needs a different name')
+                raise BadRequest(_('the name "%(name)s" is given twice; every player needs a different name',
+                                   name=seat.name))
             taken.add(name_key(seat.name))
         seats.append(seat)
     for seat in seats:
@@ -173,29 +201,29 @@ def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
     try:
         Game(deck, options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
     except SetupError as exc:
-        raise BadRequest(f"this table cannot be played: {exc}") from None
+        raise BadRequest(_("this table cannot be played: %(reason)s", reason=exc)) from None
 
     match = spec.get("match") or {"format": "hands", "value": 1}
     if not isinstance(match, dict):
-        raise BadRequest('"match" is an object such as {"format": "hands", "value": 3}')
+        raise BadRequest(_('"match" is an object such as {"format": "hands", "value": 3}'))
     fmt = match.get("format", "hands")
     if fmt == "hands":
-        value = _int(match.get("value", 1), "the number of hands", 1, MAX_MATCH_HANDS)
+        value = _int(match.get("value", 1), _("the number of hands"), 1, MAX_MATCH_HANDS)
     elif fmt == "target":
-        value = _int(match.get("value"), "the target score", 1, MAX_TARGET)
+        value = _int(match.get("value"), _("the target score"), 1, MAX_TARGET)
     else:
-        raise BadRequest(f'the match format is "hands" or "target", not "{fmt}"')
+        raise BadRequest(_('the match format is "hands" or "target", not "%(format)s"', format=fmt))
 
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
-    for _ in range(20):
+    for _attempt in range(20):
         code = new_code()
         if Table.query.filter_by(code=code).first() is None:
             break
     table = Table(code=code, name=name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=fmt, match_value=value,
-                  teacher_id=teacher_id, seats=seats)
+                  language=language, teacher_id=teacher_id, seats=seats)
     db.session.add(table)
-    _commit("Could not open the table; try again.")
+    _commit(_("Could not open the table; try again."))
     return table, here
 
 
@@ -205,25 +233,22 @@ def create(spec: Any, teacher_id: int) -> tuple[Table, dict[int, str]]:
 def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -> None:
     for seat in table.seats:
         if seat is not except_seat and seat.name and name_key(seat.name) == name_key(name):
-            raise Conflict(f'Someone at this table is already called "{seat.name}"; choose another name.',
-                           code="name-taken")
+            raise Conflict(_('Someone at this table is already called "%(name)s"; choose another name.',
+                             name=seat.name), code="name-taken")
 
 
 def join(table: Table, name: Any) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token."""
     table = locked(table)
     if table.status in ("finished", "closed"):
-        raise Conflict("This table's match is over; ask your teacher for a new code.", code="table-closed")
-    try:
-        name = clean_name(name)
-    except ValueError as exc:
-        raise BadRequest(str(exc).capitalize() + ".") from None
+        raise Conflict(_("This table's match is over; ask your teacher for a new code."), code="table-closed")
+    name = clean_seat_name(name)
     _check_name_free(table, name)
     seat = next((s for s in table.seats if s.vacant), None)
     if seat is None and table.status == "lobby":
         seat = next((s for s in table.seats if s.kind == "computer"), None)
     if seat is None:
-        raise Conflict("This table is full: every seat is taken.", code="table-full")
+        raise Conflict(_("This table is full: every seat is taken."), code="table-full")
     old = seat.name
     token = new_token()
     seat.kind, seat.bot = "human", None
@@ -231,7 +256,7 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
     if old and old != name:
         hands.rename_player(table, old, name)
     table.touch()
-    _commit(f'Someone took that seat or the name "{name}" at the same moment; try again.')
+    _commit(_('Someone took that seat or the name "%(name)s" at the same moment; try again.', name=name))
     return seat, token
 
 
@@ -241,12 +266,10 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
 def rename(table: Table, position: Any, new_name: Any) -> Seat:
     table = locked(table)
     seat = seat_at(table, position)
-    try:
-        new_name = clean_name(new_name)
-    except ValueError as exc:
-        raise BadRequest(str(exc).capitalize() + ".") from None
+    new_name = clean_seat_name(new_name)
     if not seat.name:
-        raise Conflict(f"Seat {seat.position} is empty: there is nobody to rename.", code="seat-empty")
+        raise Conflict(_("Seat %(position)d is empty: there is nobody to rename.", position=seat.position),
+                       code="seat-empty")
     _check_name_free(table, new_name, except_seat=seat)
     old = seat.name
     seat.name, seat.name_key = new_name, name_key(new_name)
@@ -263,7 +286,7 @@ def remove_player(table: Table, position: Any) -> Seat:
     table = locked(table)
     seat = seat_at(table, position)
     if seat.kind != "human" or seat.token_hash is None:
-        raise Conflict(f"Seat {seat.position} has no player to remove.", code="seat-empty")
+        raise Conflict(_("Seat %(position)d has no player to remove.", position=seat.position), code="seat-empty")
     seat.token_hash = None
     if table.status == "lobby":
         seat.name = seat.name_key = None
@@ -279,7 +302,8 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
     if kind == "computer":
         bot = bot or "random"
         if bot not in BOTS:
-            raise BadRequest(f'unknown computer player "{bot}"; choose one of {", ".join(BOTS)}')
+            raise BadRequest(_('unknown computer player "%(bot)s"; choose one of %(choices)s', bot=bot,
+                               choices=", ".join(BOTS)))
         old = seat.name
         if seat.kind != "computer":
             taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
@@ -291,13 +315,14 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
             hands.rename_player(table, old, seat.name)
     elif kind == "human":
         if table.status != "lobby":
-            raise Conflict("Once play has started a seat cannot be emptied; put a computer player in it "
-                           "or let a student join a free seat.", code="already-started")
+            raise Conflict(_("Once play has started a seat cannot be emptied; put a computer player in it "
+                             "or let a student join a free seat."), code="already-started")
         if seat.kind == "human":
-            raise Conflict(f"Seat {seat.position} is already a student's seat.", code="already-human")
+            raise Conflict(_("Seat %(position)d is already a student's seat.", position=seat.position),
+                           code="already-human")
         seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
     else:
-        raise BadRequest(f'a seat\'s kind is "human" or "computer", not "{kind}"')
+        raise BadRequest(_('a seat\'s kind is "human" or "computer", not "%(kind)s"', kind=kind))
     table.touch()
     _commit()
     return seat
@@ -306,11 +331,11 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
 def start(table: Table) -> None:
     table = locked(table)
     if table.status != "lobby":
-        raise Conflict("This table has already started.", code="already-started")
+        raise Conflict(_("This table has already started."), code="already-started")
     empty = [seat.position for seat in table.seats if not seat.name]
     if empty:
-        raise Conflict(f"Seat {empty[0]} is still empty: wait for a student to join, or put a computer "
-                       "player in it.", code="seat-empty")
+        raise Conflict(_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
+                         "player in it.", position=empty[0]), code="seat-empty")
     hands.deal(table, wait=hands.setting("BOT_PACE_SECONDS"))
     table.status = "playing"
     table.touch()

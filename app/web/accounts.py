@@ -2,9 +2,8 @@
 password, make invitation links. Flask-Login keeps the teacher in the session cookie."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 
 from ..db import db
@@ -20,14 +19,6 @@ login_manager = LoginManager()
 def register(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.session_protection = "basic"
-    app.add_template_filter(format_time, "datetime")
-
-
-def format_time(timestamp: float | None) -> str:
-    """A stored time as the reports and pages show it (UTC, to the minute)."""
-    if not timestamp:
-        return ""
-    return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%d %H:%M")
 
 
 @login_manager.user_loader
@@ -44,7 +35,7 @@ def load_teacher(user_id: str) -> Teacher | None:
 
 @login_manager.unauthorized_handler
 def unauthorized():
-    message = "Log in as a teacher first: opening tables, the deck studio and reports are for teachers."
+    message = _("Log in as a teacher first: opening tables, the deck studio and reports are for teachers.")
     if wants_json():
         return jsonify(error={"code": "login-required", "message": message}), 401
     return redirect(url_for("accounts.login", next=request.full_path.rstrip("?")))
@@ -102,8 +93,8 @@ def signup():
             if invite:
                 accounts.find_invitation(invite)
             elif not _signup_open():
-                error, status = ("Sign-up is closed on this server: ask a teacher who has an account for an "
-                                 "invitation link."), 403
+                error, status = _("Sign-up is closed on this server: ask a teacher who has an account for an "
+                                  "invitation link."), 403
         except ServiceError as exc:
             error, status = exc.message, exc.status
         return render_template("accounts/signup.html", name="", invite=invite, error=error,
@@ -121,7 +112,7 @@ def signup():
 
 
 def _account_page(status: int = 200, **extra):
-    context = {"new_link": None, "error": None, "done": None, **extra}
+    context = {"new_link": None, "error": None, "done": None, "invitation_days": accounts.INVITATION_DAYS, **extra}
     return render_template("accounts/account.html", invitations=accounts.invitations_of(current_user),
                            **context), status
 
@@ -141,7 +132,7 @@ def change_password():
     except ServiceError as exc:
         return _account_page(exc.status, error=exc.message)
     _sign_in(current_user._get_current_object())  # this session goes on with the new version; others end
-    return _account_page(done="Your password is changed; any other browser logged in as you is logged out.")
+    return _account_page(done=_("Your password is changed; any other browser logged in as you is logged out."))
 
 
 @bp.post("/account/invitations")

@@ -4,7 +4,10 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, jsonify, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
+
+from ..i18n import current_language
 
 from ..services import hands, idempotency, state, tables
 from ..services.catalog import catalog
@@ -26,17 +29,17 @@ def json_body(required: bool = True) -> dict:
     raw = request.get_data(cache=True)
     if not raw.strip():
         if required:
-            raise BadRequest('send a JSON object in the body, with "Content-Type: application/json"',
+            raise BadRequest(_('send a JSON object in the body, with "Content-Type: application/json"'),
                              code="malformed-json")
         return {}
     if not request.is_json:
-        raise BadRequest('send JSON with "Content-Type: application/json"', code="malformed-json")
+        raise BadRequest(_('send JSON with "Content-Type: application/json"'), code="malformed-json")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise BadRequest(f"the body is not valid JSON: {exc}", code="malformed-json") from None
+        raise BadRequest(_("the body is not valid JSON: %(error)s", error=exc), code="malformed-json") from None
     if not isinstance(data, dict):
-        raise BadRequest("the body should be a JSON object ({...})", code="malformed-json")
+        raise BadRequest(_("the body should be a JSON object ({...})"), code="malformed-json")
     return data
 
 
@@ -87,7 +90,7 @@ def list_tables():
 @bp.post("/tables")
 @login_required
 def create_table():
-    table, here = tables.create(json_body(), current_user.id)
+    table, here = tables.create(json_body(), current_user.id, default_language=current_language())
     for position, token in here.items():
         seating.remember_seat(table.code, position, token)
     response = jsonify(_state(table))
@@ -174,7 +177,7 @@ def change_seat(code: str, position: str):
     seating.require_teacher(table)
     body = json_body()
     if not {"name", "kind"} & set(body):
-        raise BadRequest('give a new "name", or a "kind" ("computer" with a "bot", or "human")')
+        raise BadRequest(_('give a new "name", or a "kind" ("computer" with a "bot", or "human")'))
     if "kind" in body:
         tables.set_kind(table, position, body["kind"], body.get("bot"))
     if "name" in body:
@@ -195,7 +198,7 @@ def _version(value) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest('"version" is the whole number your screen was drawn from')
+        raise BadRequest(_('"version" is the whole number your screen was drawn from'))
     return value
 
 
@@ -207,11 +210,11 @@ def move(code: str):
     seat = seating.requested_seat(table, body.get("seat"))
     if seat is None:
         if seating.held_seats(table):
-            raise BadRequest('this device holds several seats: say which one plays with "seat"')
-        raise Forbidden("You have no seat at this table: join it with its code first.", code="not-your-seat")
+            raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
+        raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
     version = _version(body.get("version"))
     if "move" not in body:
-        raise BadRequest('send the move as "move", e.g. {"move": {"ask": "Boris", "set": "9"}}')
+        raise BadRequest(_('send the move as "move", e.g. {"move": {"ask": "Boris", "set": "9"}}'))
     played = move_from_json(body["move"], seat.name)
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
@@ -234,13 +237,13 @@ def finished_hand(table, number: str):
     try:
         number = int(number)
     except ValueError:
-        raise BadRequest(f'a hand is numbered 1, 2, ..., not "{number}"') from None
+        raise BadRequest(_('a hand is numbered 1, 2, ..., not "%(number)s"', number=number)) from None
     hand = next((h for h in table.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(f"This table has no hand {number}.", code="unknown-hand")
+        raise NotFound(_("This table has no hand %(number)d.", number=number), code="unknown-hand")
     if not hand.result_json and table.status not in ("finished", "closed"):
-        raise Conflict(f"Hand {number} is still being played; its record (which shows every hand) "
-                       "can be downloaded when it ends.", code="hand-in-play")
+        raise Conflict(_("Hand %(number)d is still being played; its record (which shows every hand) "
+                         "can be downloaded when it ends.", number=number), code="hand-in-play")
     return hand
 
 
@@ -253,7 +256,7 @@ def record(code: str, number: str):
     if fmt == "json":
         return jsonify(hands.record_for(hand).to_dict())
     if fmt != "yaml":
-        raise BadRequest(f'format is "yaml" or "json", not "{fmt}"')
+        raise BadRequest(_('format is "yaml" or "json", not "%(format)s"', format=fmt))
     response = Response(hands.record_yaml(hand), mimetype="application/yaml")
     response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{hand.number}.yaml"'
     return response

@@ -5,6 +5,7 @@ A request without a valid token is a 400 that says so (JSON under /api/), never 
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 
 from .seating import wants_json
@@ -12,10 +13,28 @@ from .seating import wants_json
 csrf = CSRFProtect()
 
 
+def N_(text: str) -> str:
+    """Marks a message for `pybabel extract`; translated where it is shown."""
+    return text
+
+
+# Flask-WTF's reasons (flask_wtf/csrf.py), in the reader's language.
+REASONS = {
+    "The CSRF token is missing.": N_("the CSRF token is missing"),
+    "The CSRF session token is missing.": N_("the session holds no CSRF token: cookies may be blocked"),
+    "The CSRF token has expired.": N_("the CSRF token has expired"),
+    "The CSRF token is invalid.": N_("the CSRF token is not valid"),
+    "The CSRF tokens do not match.": N_("the CSRF tokens do not match"),
+    "The referrer header is missing.": N_("the Referer header is missing"),
+    "The referrer does not match the host.": N_("the Referer header names another site"),
+}
+
+
 def refusal_message(reason: str) -> str:
-    return (f"This request was refused because its CSRF token is missing or not valid ({reason.rstrip('.')}). "
-            "Reload the page and try again; if you are calling the API, send the token of "
-            "GET /api/csrf-token in an X-CSRFToken header.")
+    reason = _(REASONS[reason]) if reason in REASONS else reason.rstrip(".")
+    return _("This request was refused because its CSRF token is missing or not valid (%(reason)s). "
+             "Reload the page and try again; if you are calling the API, send the token of "
+             "GET /api/csrf-token in an X-CSRFToken header.", reason=reason)
 
 
 def register(app: Flask) -> None:
@@ -26,7 +45,7 @@ def register(app: Flask) -> None:
         message = refusal_message(exc.description or "no token")
         if wants_json():
             return jsonify(error={"code": "csrf-token", "message": message}), 400
-        return render_template("error.html", status=400, title="Bad request", message=message), 400
+        return render_template("error.html", status=400, title=_("Bad request"), message=message), 400
 
     def csrf_token_view():
         """The CSRF token of this session, for API clients (send it back as X-CSRFToken)."""

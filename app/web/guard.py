@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from flask import Flask, current_app, g, jsonify, render_template, request, session
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -20,19 +21,15 @@ from ..db import db
 from ..models import Table
 from ..services import ratelimit
 from ..services.codes import is_valid_code, normalize_code
-from ..services.errors import ServiceError
+from ..services.errors import TooManyAttempts
 from .seating import wants_json
 
 DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_WINDOW": 600}
 RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = ("The database is not answering just now, so nothing was changed. "
-               "This page tries again by itself; if it goes on, tell the person who runs the server.")
+UNAVAILABLE = _l("The database is not answering just now, so nothing was changed. "
+                 "This page tries again by itself; if it goes on, tell the person who runs the server.")
 DATABASE_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
                    sa_exc.DisconnectionError, sa_exc.PendingRollbackError)
-
-
-class TooManyGuesses(ServiceError):
-    status, code = 429, "too-many-attempts"
 
 
 def register(app: Flask) -> None:
@@ -63,14 +60,16 @@ def database_unavailable(exc: Exception):
         pass
     current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
                                str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    g.setdefault("table_language", None)  # no second question to a database that does not answer
+    message = str(UNAVAILABLE)
     if wants_json():
-        response = jsonify(error={"code": "database-unavailable", "message": UNAVAILABLE})
+        response = jsonify(error={"code": "database-unavailable", "message": message})
     else:
         try:
             response = current_app.make_response(render_template(
-                "error.html", status=503, title="Service unavailable", message=UNAVAILABLE))
+                "error.html", status=503, title=_("Service unavailable"), message=message))
         except Exception:  # noqa: BLE001 - the page itself needed the database: plain text says it
-            response = current_app.make_response((UNAVAILABLE, 503, {"Content-Type": "text/plain; charset=utf-8"}))
+            response = current_app.make_response((message, 503, {"Content-Type": "text/plain; charset=utf-8"}))
     response.status_code = 503
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response.headers["Cache-Control"] = "no-store"
@@ -83,10 +82,10 @@ def database_unavailable(exc: Exception):
 def too_large(exc: RequestEntityTooLarge):
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
     size = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{math.ceil(limit / 1024)} KB"
-    message = f"This request is larger than the {size} the server accepts; send something smaller."
+    message = _("This request is larger than the %(size)s the server accepts; send something smaller.", size=size)
     if wants_json():
         return jsonify(error={"code": "too-large", "message": message}), 413
-    return render_template("error.html", status=413, title="Too large", message=message), 413
+    return render_template("error.html", status=413, title=_("Too large"), message=message), 413
 
 
 def refuse_long_unsized_bodies():
@@ -132,9 +131,10 @@ def refuse_blocked_guessers():
     if wait:
         g.retry_after = math.ceil(wait)
         minutes = max(1, math.ceil(wait / 60))
-        raise TooManyGuesses(f"Too many join codes that do not exist were tried from this network. "
-                             f"Check the code on the board and try again in {minutes} minute"
-                             f"{'s' if minutes > 1 else ''}.")
+        raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried from this network. "
+                                      "Check the code on the board and try again in %(num)d minute.",
+                                      "Too many join codes that do not exist were tried from this network. "
+                                      "Check the code on the board and try again in %(num)d minutes.", minutes))
     return None
 
 

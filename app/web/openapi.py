@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.options import OPTION_NAMES, PRESETS
+from ..i18n import LANGUAGES
 from ..services.catalog import OPTION_HELP
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -54,7 +55,12 @@ def openapi_document() -> dict[str, Any]:
                 'requester. Errors answer {"error": {"code", "message"}} with a 4xx status; 429 '
                 "`too-many-attempts` (with Retry-After) after too many join codes that do not exist from one "
                 "address; 413 `too-large` for a body over the limit; 503 `database-unavailable` (with "
-                "Retry-After) while the database does not answer: nothing was changed, try again."),
+                "Retry-After) while the database does not answer: nothing was changed, try again. "
+                "Languages: every table plays in the language its teacher chose when opening it "
+                f"(`language`: {', '.join(LANGUAGES)}; default the teacher's own). The messages of the answers "
+                "about a table (errors included; the codes never change) are in the requester's explicit "
+                "choice (`?lang=` or the `lang` cookie it sets), else in the table's language, else in the "
+                "best match of Accept-Language; the table state says the table's language."),
         },
         "paths": {
             "/api/openapi.json": {"get": {"summary": "This document.", "responses": {"200": _json({"type": "object"})}}},
@@ -164,6 +170,9 @@ def openapi_document() -> dict[str, Any]:
             "NewTable": {"type": "object", "required": ["seats"], "properties": {
                 "name": {"type": "string"},
                 "rules": {"type": "string", "enum": list(PRESETS)},
+                "language": {"type": "string", "enum": list(LANGUAGES),
+                             "description": "The language the table plays in (its pages and messages), "
+                                            "whatever the deck's; default: the teacher's interface language."},
                 "deck": {"type": "string", "description": "A deck id of the library, or studio:<number> for a "
                          "studio deck the teacher sees (see /api/catalog); default: the rules' deck."},
                 "options": {"type": "object", "properties": option_props,
@@ -187,6 +196,8 @@ def openapi_document() -> dict[str, Any]:
             "TableState": {"type": "object", "properties": {
                 "code": {"type": "string"}, "status": {"type": "string",
                                                        "enum": ["lobby", "playing", "finished", "closed"]},
+                "language": {"type": "string", "enum": list(LANGUAGES),
+                             "description": "The table's language, chosen by its teacher."},
                 "version": {"type": "integer"}, "rules": {"type": "string"}, "options": {"type": "object"},
                 "deck": {"type": "object"}, "match": {"type": "object"},
                 "seats": {"type": "array", "items": {"type": "object"}},

@@ -1,7 +1,10 @@
-"""Printable card sheets of a library deck, as a PDF download."""
+"""Printable card sheets of a library deck, as a PDF download (printed in the deck's language); a score
+pad and the duplex alignment page in the reader's language."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, request
+from flask_babel import get_locale
+from flask_babel import gettext as _
 
 from ..decks import builtin_decks
 from ..printing import geometry
@@ -19,13 +22,14 @@ def _flag(name: str) -> bool:
         return True
     if value in NO:
         return False
-    abort(400, description=f'"{name}" must be 1 or 0, not "{value}"')
+    abort(400, description=_('"%(name)s" must be 1 or 0, not "%(value)s".', name=name, value=value))
 
 
 def _choice(name: str, choices, default: str) -> str:
     value = request.args.get(name, "").strip().lower() or default
     if value not in choices:
-        abort(400, description=f'"{name}" must be one of {", ".join(choices)}, not "{value}"')
+        abort(400, description=_('"%(name)s" must be one of %(choices)s, not "%(value)s".', name=name,
+                                 choices=", ".join(choices), value=value))
     return value
 
 
@@ -34,7 +38,67 @@ def _millimetres(name: str) -> float:
     try:
         return float(value) if value else 0.0
     except ValueError:
-        abort(400, description=f'"{name}" must be a number of millimetres, not "{value}"')
+        abort(400, description=_('"%(name)s" must be a number of millimetres, not "%(value)s".',
+                                 name=name, value=value))
+
+
+def _whole(name: str, default: int, least: int, most: int) -> int:
+    value = request.args.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or not least <= int(value) <= most:
+        abort(400, description=_('"%(name)s" must be a whole number from %(least)d to %(most)d, not "%(value)s".',
+                                 name=name, least=least, most=most, value=value[:20]))
+    return int(value)
+
+
+def _language() -> str:
+    locale = get_locale()
+    return locale.language if locale else "en"
+
+
+def _pdf(data: bytes, name: str) -> Response:
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.headers["Vary"] = "Accept-Language, Cookie"  # in the reader's language
+    return response
+
+
+@bp.get("/print/scorepad.pdf")
+def scorepad_pdf():
+    """A score pad in the reader's language. Query: players (2 to 12, default 4), hands (1 to 30, default
+    5), paper (a4, letter; default by the language)."""
+    from ..printing import scorepad
+
+    language = _language()
+    paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
+    players = _whole("players", 4, scorepad.MIN_PLAYERS, scorepad.MAX_PLAYERS)
+    hands = _whole("hands", 5, scorepad.MIN_HANDS, scorepad.MAX_HANDS)
+    try:
+        data = scorepad.render_scorepad(players, hands, paper, language)
+    except PrintError as exc:  # the server lacks a font with these glyphs
+        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=str(exc)))
+    return _pdf(data, f"scorepad-{language}-{paper}.pdf")
+
+
+@bp.get("/print/alignment.pdf")
+def alignment_pdf():
+    """The duplex alignment test page in the reader's language. Query: paper, duplex (long, short),
+    back_offset_x and back_offset_y (mm, as the cards will be printed with)."""
+    from ..printing.alignment import render_alignment
+    from ..printing.sheets import MAX_OFFSET, PrintOptions
+
+    language = _language()
+    paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
+    offset = (_millimetres("back_offset_x"), _millimetres("back_offset_y"))
+    if not all(-MAX_OFFSET <= value <= MAX_OFFSET for value in offset):  # NaN too
+        abort(400, description=_("A back offset is between -%(most)g and %(most)g mm.", most=MAX_OFFSET))
+    options = PrintOptions(paper=paper, duplex=_choice("duplex", geometry.DUPLEX, "long"), back_offset=offset)
+    try:
+        data = render_alignment(options, language)
+    except PrintError as exc:
+        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=str(exc)))
+    return _pdf(data, f"alignment-{language}-{paper}.pdf")
 
 
 @bp.get("/decks/<deck_id>/print.pdf")
@@ -43,7 +107,7 @@ def deck_pdf(deck_id: str):
     backs and bleed (1 or 0), duplex (long, short), back_offset_x and back_offset_y (mm)."""
     deck = builtin_decks().get(deck_id)
     if deck is None:
-        abort(404, description=f'There is no deck "{deck_id}".')
+        abort(404, description=_('There is no deck "%(id)s".', id=deck_id))
     return pdf_response(deck, deck.id)
 
 
@@ -63,7 +127,7 @@ def pdf_response(deck, name: str, unprintable: int = 503) -> Response:
     try:
         data = render_deck(deck, options)
     except PrintError as exc:  # the server lacks a font with these glyphs: a server problem, not a bad request
-        abort(unprintable, description=f"This deck cannot be printed on this server: {exc}")
+        abort(unprintable, description=_("This deck cannot be printed on this server: %(error)s", error=str(exc)))
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}-{paper}.pdf"'
     return response

@@ -76,8 +76,8 @@ def requested_seat(table: Table, position) -> Seat | None:
     if position not in (None, ""):
         seat = table_service.seat_at(table, position)
         if seat.position not in held:
-            raise Forbidden(f"Seat {seat.position} is not yours: join the table to get a seat of your own.",
-                            code="not-your-seat")
+            raise Forbidden(gettext("Seat %(position)d is not yours: join the table to get a seat of your own.",
+                                    position=seat.position), code="not-your-seat")
         return seat
     if len(held) == 1:
         return next(iter(held.values()))
@@ -99,6 +99,7 @@ def translated_refusal(refusal) -> str:
 def error_response(exc: ServiceError):
     if wants_json():
         return jsonify(error=exc.to_dict(translated_refusal)), exc.status
-    titles = {400: "Bad request", 403: "Not allowed", 404: "Not found", 409: "Not now"}
-    return render_template("error.html", status=exc.status, title=titles.get(exc.status, "Error"),
+    titles = {400: gettext("Bad request"), 403: gettext("Not allowed"), 404: gettext("Not found"),
+              409: gettext("Not now")}
+    return render_template("error.html", status=exc.status, title=titles.get(exc.status) or gettext("Error"),
                            message=exc.text(translated_refusal)), exc.status

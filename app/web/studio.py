@@ -10,6 +10,7 @@ from collections import OrderedDict
 from pathlib import PurePath
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..decks import builtin_decks
@@ -78,7 +79,7 @@ def new():
     try:
         row = studio.save_form(_me(), request.form, None)
     except studio.DeckInvalid as exc:
-        return _editor(request.form, None, [p.message for p in exc.problems], 400)
+        return _editor(request.form, None, [studio.problem_text(p) for p in exc.problems], 400)
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
@@ -92,7 +93,7 @@ def edit(number: int):
     try:
         studio.save_form(_me(), request.form, row)
     except studio.DeckInvalid as exc:
-        return _editor(request.form, row, [p.message for p in exc.problems], 400)
+        return _editor(request.form, row, [studio.problem_text(p) for p in exc.problems], 400)
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
@@ -115,9 +116,10 @@ def _yaml_page(row, text, problems=None, status=200, source=studio.SOURCE):
     general = []
     for problem in problems or []:
         if lines and 1 <= problem.line <= len(lines):
-            by_line.setdefault(problem.line, []).append(f"column {problem.column}: {problem.message}")
+            by_line.setdefault(problem.line, []).append(_("column %(column)d: %(problem)s", column=problem.column,
+                                                            problem=studio.problem_text(problem)))
         else:
-            general.append(problem.message)
+            general.append(studio.problem_text(problem))
     return render_template("studio/yaml.html", row=row, text=text, lines=lines, by_line=by_line, general=general,
                            problem_count=len(problems or []), source=source), status
 
@@ -268,11 +270,11 @@ def card_preview(number: int, card_id: str):
         if data is None:
             deck = studio.deck_for_print(row)
             if not deck.has_card(card_id):
-                abort(404, description=f'This deck has no card "{card_id[:64]}".')
+                abort(404, description=_('This deck has no card "%(card)s".', card=card_id[:64]))
             try:
                 data = card_png(deck, card_id)
             except PrintError as exc:
-                abort(422, description=f"This card cannot be printed on this server: {exc}")
+                abort(422, description=_("This card cannot be printed on this server: %(error)s", error=str(exc)))
             with _previews_lock:
                 _previews[key] = data
                 while len(_previews) > PREVIEW_CACHE:

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_login import current_user, login_required
 
 from ..engine.options import OPTION_NAMES, PRESETS
+from ..i18n import current_language
 from ..services import tables as table_service
 from ..services.catalog import catalog, option_kind
 from ..services.codes import normalize_code
@@ -40,7 +41,8 @@ def spec_from_form(form) -> dict:
             seats.append({"kind": "human", "here": True, "name": name})
         elif kind.startswith("computer:"):
             seats.append({"kind": "computer", "bot": kind.split(":", 1)[1], "name": name or None})
-    return {"name": form.get("name", ""), "rules": form.get("rules") or "standard",
+    return {"name": form.get("name", ""), "language": form.get("language") or None,
+            "rules": form.get("rules") or "standard",
             "deck": form.get("deck") or None, "options": options, "seats": seats,
             "match": {"format": form.get("match_format") or "hands", "value": form.get("match_value") or 1}}
 
@@ -52,9 +54,10 @@ def new():
     form = request.form if request.method == "POST" else {"deck": request.args.get("deck", "")}
     if request.method == "POST":
         try:
-            table, here = table_service.create(spec_from_form(request.form), current_user.id)
+            table, here = table_service.create(spec_from_form(request.form), current_user.id,
+                                               default_language=current_language())
         except ServiceError as exc:
-            return _new_form(form, exc.message), exc.status
+            return _new_form(form, exc.text()), exc.status
         for position, token in here.items():
             seating.remember_seat(table.code, position, token)
         return redirect(url_for("tables.manage", code=table.code), 303)
@@ -93,7 +96,7 @@ def join():
             seat, token = table_service.join(table, name)
             seating.remember_seat(table.code, seat.position, token)
     except ServiceError as exc:
-        return render_template("tables/join.html", code=code, name=name, error=exc.message), exc.status
+        return render_template("tables/join.html", code=code, name=name, error=exc.text()), exc.status
     return redirect(url_for("play.play", code=table.code), 303)
 
 

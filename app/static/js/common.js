@@ -37,6 +37,23 @@ window.AC = (function () {
     return format(text, Object.assign({ num: n }, params || {}));
   }
 
+  /* A translated sentence with elements in it: fillNodes(gettext("Turn: %(name)s"), {name: el("b", ...)})
+     gives the text around the fields and the elements themselves, in the order the language puts them
+     (gettext without fields gives the sentence as translated, its fields still in it). */
+  function fillNodes(text, params) {
+    const out = [];
+    let last = 0;
+    params = params || {};
+    text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind, offset) {
+      if (offset > last) out.push(text.slice(last, offset));
+      out.push(params[name] instanceof Node ? params[name] : format(whole, params));
+      last = offset + whole.length;
+      return whole;
+    });
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+
   function el(tag, attrs) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -136,7 +153,7 @@ window.AC = (function () {
   function cardTitle(index, id, hide) {
     const card = index.cards[id];
     if (!card) return id;
-    if (hide && hide.has(id)) return "a card of " + setName(index, card.set);
+    if (hide && hide.has(id)) return gettext("a card of %(set)s", { set: setName(index, card.set) });
     return card.title;
   }
   function setName(index, id) { return index.sets[id] ? index.sets[id].name : id; }
@@ -147,29 +164,45 @@ window.AC = (function () {
     switch (event.type) {
       case "ask": {
         const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
+        const who = { player: d.player, target: d.target, wanted: wanted };
         if (d.given && d.given.length) {
-          return d.player + " asked " + d.target + " for " + wanted + " and got " +
-            d.given.map(function (c) { return cardTitle(index, c, hide); }).join(", ") + ".";
+          who.cards = d.given.map(function (c) { return cardTitle(index, c, hide); }).join(", ");
+          return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
         }
-        return d.player + " asked " + d.target + " for " + wanted + ": no.";
+        return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
       }
-      case "draw":
-        return d.player + " drew " + (d.card ? cardTitle(index, d.card, hide) : "a card") + " from the stock" +
-          (d.lucky ? ", the one asked for." : ".");
-      case "laid-down":
-        return d.player + " laid down " + setName(index, d.set) + (d.dealt ? " from the deal." : ".");
-      case "answer":
-        return d.player + (d.text === null ? " passed on naming the work" : " named the work \u201c" + d.text + "\u201d") +
-          ": " + (d.correct ? "right, +1." : "it was \u201c" + d.title + "\u201d.");
+      case "draw": {
+        if (!d.card) {
+          return d.lucky ? gettext("%(player)s drew a card from the stock, the one asked for.", { player: d.player }) :
+            gettext("%(player)s drew a card from the stock.", { player: d.player });
+        }
+        const drawn = { player: d.player, card: cardTitle(index, d.card, hide) };
+        return d.lucky ? gettext("%(player)s drew %(card)s from the stock, the one asked for.", drawn) :
+          gettext("%(player)s drew %(card)s from the stock.", drawn);
+      }
+      case "laid-down": {
+        const laid = { player: d.player, set: setName(index, d.set) };
+        return d.dealt ? gettext("%(player)s laid down %(set)s from the deal.", laid) : gettext("%(player)s laid down %(set)s.", laid);
+      }
+      case "answer": {
+        const said = { player: d.player, text: d.text, title: d.title };
+        if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
+        return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
+          gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
+      }
       case "claim": {
-        const outcome = { correct: "correct, the set is won", opponents: "an opponent held a card, the set goes to the other team",
-          cancelled: "wrong holders, the set is cancelled" }[d.outcome] || d.outcome;
-        return d.player + " claimed " + setName(index, d.set) + ": " + outcome + ".";
+        const claimed = { player: d.player, set: setName(index, d.set), outcome: d.outcome };
+        if (d.outcome === "correct") return gettext("%(player)s claimed %(set)s: correct, the set is won.", claimed);
+        if (d.outcome === "opponents") {
+          return gettext("%(player)s claimed %(set)s: an opponent held a card, the set goes to the other team.", claimed);
+        }
+        if (d.outcome === "cancelled") return gettext("%(player)s claimed %(set)s: wrong holders, the set is cancelled.", claimed);
+        return gettext("%(player)s claimed %(set)s: %(outcome)s.", claimed);
       }
       case "pass":
-        return d.player + " handed the turn to " + d.to + ".";
+        return gettext("%(player)s handed the turn to %(to)s.", { player: d.player, to: d.to });
       case "last-card":
-        return d.player + " has one card left.";
+        return gettext("%(player)s has one card left.", { player: d.player });
       default:
         return event.type;
     }
@@ -178,7 +211,10 @@ window.AC = (function () {
   function seatLabel(state, name) {
     const seat = state.seats.find(function (s) { return s.name === name; });
     if (!seat) return name;
-    return name + (seat.kind === "computer" ? " (computer)" : "") + (seat.vacant && state.status !== "lobby" ? " (away)" : "");
+    let label = name;
+    if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
+    if (seat.vacant && state.status !== "lobby") label = gettext("%(name)s (away)", { name: label });
+    return label;
   }
 
   function totals(state) {
@@ -193,11 +229,11 @@ window.AC = (function () {
     clear(container);
     const game = state.game;
     if (!game) {
-      container.append(el("h2", { text: "Players" }));
+      container.append(el("h2", { text: gettext("Players") }));
       const list = el("ul", { class: "lobby-seats", id: "lobby-seats" });
       state.seats.forEach(function (seat) {
         list.append(el("li", { class: seat.name ? "taken" : "free" },
-          seat.name ? seatLabel(state, seat.name) : "a free seat"));
+          seat.name ? seatLabel(state, seat.name) : gettext("a free seat")));
       });
       container.append(list);
       return;
@@ -205,16 +241,16 @@ window.AC = (function () {
     const sum = totals(state);
     const turnLine = el("p", { class: "turn", id: "turn" });
     if (game.turn) {
-      turnLine.append("Turn: ", el("b", { text: game.turn }));
+      turnLine.append.apply(turnLine, fillNodes(gettext("Turn: %(name)s"), { name: el("b", { text: game.turn }) }));
     } else {
-      turnLine.append(game.finished ? "The hand is over." : "Waiting.");
+      turnLine.append(game.finished ? gettext("The hand is over.") : gettext("Waiting."));
     }
     container.append(turnLine);
 
     const table = el("table", { class: "players", id: "players" });
-    const head = el("tr", {}, el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Cards" }),
-      el("th", { scope: "col", text: "Sets down" }), el("th", { scope: "col", text: "Bonus" }),
-      el("th", { scope: "col", text: "Score" }), el("th", { scope: "col", text: "Match" }));
+    const head = el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Cards") }),
+      el("th", { scope: "col", text: gettext("Sets down") }), el("th", { scope: "col", text: gettext("Bonus") }),
+      el("th", { scope: "col", text: gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     game.players.forEach(function (name, i) {
@@ -225,8 +261,10 @@ window.AC = (function () {
       });
       const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
       const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
-        el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: "dealer" }) : null,
-          team ? el("span", { class: "tag", text: "team " + team }) : null, options.you === name ? el("span", { class: "tag", text: "you" }) : null),
+        el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: gettext("dealer") }) : null,
+          team ? el("span", { class: "tag", text: gettext("team %(team)s", { team: team }) }) : null,
+          name === game.turn ? el("span", { class: "tag turn-tag", text: gettext("to play") }) : null,
+          options.you === name ? el("span", { class: "tag", text: gettext("you") }) : null),
         el("td", { class: "count", text: String(game.hand_counts[name]) }),
         el("td", { class: "books" }, books.length ? books : "—"),
         el("td", { text: String(game.bonus[name] || 0) }),
@@ -241,11 +279,13 @@ window.AC = (function () {
       const teams = el("p", { class: "teams" });
       game.teams.forEach(function (members, t) {
         const books = (game.team_books[t] || []).map(function (s) { return setName(index, s); });
-        teams.append(el("span", { class: "team" }, "Team " + "AB"[t] + " (" + members.join(", ") + "): " +
-          game.team_scores[t] + " — " + (books.join(", ") || "no sets yet")));
+        const sets = books.join(", ") || gettext("no sets yet");
+        teams.append(el("span", { class: "team" }, gettext("Team %(team)s (%(members)s): %(score)s — %(sets)s", {
+          team: "AB"[t], members: members.join(", "), score: game.team_scores[t], sets: sets })));
       });
       if (game.cancelled.length) {
-        teams.append(el("span", { class: "team" }, "Cancelled: " + game.cancelled.map(function (s) { return setName(index, s); }).join(", ")));
+        teams.append(el("span", { class: "team" }, gettext("Cancelled: %(sets)s",
+          { sets: game.cancelled.map(function (s) { return setName(index, s); }).join(", ") })));
       }
       container.append(teams);
     }
@@ -256,12 +296,12 @@ window.AC = (function () {
     if (game.team_books) {
       const named = new Set(down.map(function (d) { return d[0]; }));
       game.team_books.forEach(function (books, t) {
-        books.forEach(function (setId) { if (!named.has(setId)) down.push([setId, "team " + "AB"[t]]); });
+        books.forEach(function (setId) { if (!named.has(setId)) down.push([setId, gettext("team %(team)s", { team: "AB"[t] })]); });
       });
     }
     if (down.length) {
       container.append(el("details", { class: "sets-down", open: options.openSets || false },
-        el("summary", { text: "Sets down (" + down.length + ")" }),
+        el("summary", { text: ngettext("Sets down (%(num)d)", "Sets down (%(num)d)", down.length) }),
         el("ul", { id: "sets-down" }, down.map(function (d) {
           const set = index.sets[d[0]];
           return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ",
@@ -269,21 +309,21 @@ window.AC = (function () {
         }))));
     }
     if (state.options.stock) {
-      container.append(el("p", { class: "stock", text: "Stock: " + game.stock + " cards" }));
+      container.append(el("p", { class: "stock", text: ngettext("Stock: %(num)d card", "Stock: %(num)d cards", game.stock) }));
     }
     const last = el("div", { class: "last", id: "last" });
     const hide = new Set(game.prompts || []);
-    if (game.last_ask) last.append(el("p", { class: "last-ask", text: "Last ask: " + describe(game.last_ask, index, hide) }));
-    if (state.last_answer) last.append(el("p", { class: "last-answer", text: "Last answer: " + describe(state.last_answer, index) }));
+    if (game.last_ask) last.append(el("p", { class: "last-ask", text: gettext("Last ask: %(event)s", { event: describe(game.last_ask, index, hide) }) }));
+    if (state.last_answer) last.append(el("p", { class: "last-answer", text: gettext("Last answer: %(event)s", { event: describe(state.last_answer, index) }) }));
     container.append(last);
 
     if (game.log) {
-      const log = el("ol", { class: "log", id: "log", reversed: true });
+      const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0" });
       game.log.slice().reverse().slice(0, options.logLength || 200).forEach(function (event) {
         log.append(el("li", { text: describe(event, index, hide) }));
       });
       container.append(el("details", { class: "log-box", open: options.openLog || false },
-        el("summary", { text: "Log of the hand" }), log));
+        el("summary", { text: gettext("Log of the hand") }), log));
     }
   }
 
@@ -291,15 +331,16 @@ window.AC = (function () {
   function renderSummary(container, state, hand) {
     clear(container);
     const matchOver = state.match.finished;
-    container.append(el("h2", { text: matchOver ? "The match is over" : "Hand " + hand.number + " is over" }));
+    container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: hand.number }) }));
     if (matchOver) {
-      container.append(el("p", { class: "winners", id: "match-winners", text: "Winner" +
-        (state.match.winners.length > 1 ? "s" : "") + ": " + state.match.winners.join(", ") }));
+      container.append(el("p", { class: "winners", id: "match-winners", text: ngettext("Winner: %(names)s", "Winners: %(names)s",
+        state.match.winners.length, { names: state.match.winners.join(", ") }) }));
     }
-    container.append(el("p", { class: "winners", text: "Hand " + hand.number + " won by " + hand.winners.join(", ") }));
+    container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: hand.number, names: hand.winners.join(", ") }) }));
     const table = el("table", { class: "final-scores", id: "final-scores" });
-    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Player" }), el("th", { scope: "col", text: "Sets" }),
-      el("th", { scope: "col", text: "Bonus" }), el("th", { scope: "col", text: "Hand" }), el("th", { scope: "col", text: "Match total" }))));
+    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
+      el("th", { scope: "col", text: gettext("Bonus") }), el("th", { scope: "col", text: gettext("Hand") }),
+      el("th", { scope: "col", text: gettext("Match total") }))));
     const sum = totals(state);
     const body = el("tbody");
     hand.players.forEach(function (name) {
@@ -310,15 +351,17 @@ window.AC = (function () {
     table.append(body);
     container.append(table);
     if (hand.teams) {
-      container.append(el("p", { text: hand.teams.map(function (m, t) { return "Team " + "AB"[t] + ": " + hand.team_scores[t]; }).join(" · ") }));
+      container.append(el("p", { text: hand.teams.map(function (m, t) {
+        return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: hand.team_scores[t] });
+      }).join(" · ") }));
     }
     if (matchOver && state.hands.length > 1) {
       const standings = el("ol", { class: "standings" });
       state.standings.forEach(function (row) { standings.append(el("li", { text: row.name + ": " + row.total })); });
-      container.append(el("h3", { text: "Standings" }), standings);
+      container.append(el("h3", { text: gettext("Standings") }), standings);
     }
   }
 
-  return { gettext: gettext, ngettext: ngettext, format: format, lang: lang, el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
+  return { gettext: gettext, ngettext: ngettext, fillNodes: fillNodes, format: format, lang: lang, el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
     renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals };
 })();

@@ -32,9 +32,11 @@
 
   function draw(s) {
     state = s;
-    const labels = { lobby: "Waiting for players. Start when every seat is filled.", playing: "Playing hand " + s.match.hand +
-      (s.game && s.game.turn ? " — " + s.game.turn + " to play." : "."), finished: "The match is over: " +
-      (s.match.winners || []).join(", ") + " won.", closed: "This table is closed." };
+    const labels = { lobby: AC.gettext("Waiting for players. Start when every seat is filled."),
+      playing: s.game && s.game.turn ? AC.gettext("Playing hand %(number)d — %(name)s to play.", { number: s.match.hand, name: s.game.turn }) :
+        AC.gettext("Playing hand %(number)d.", { number: s.match.hand }),
+      finished: AC.gettext("The match is over: %(names)s won.", { names: (s.match.winners || []).join(", ") }),
+      closed: AC.gettext("This table is closed.") };
     statusLine.textContent = labels[s.status] || s.status;
     startButton.hidden = s.status !== "lobby";
     closeButton.hidden = s.status === "closed";
@@ -42,28 +44,30 @@
     const totals = AC.totals(s);
     AC.clear(seatsBody);
     s.seats.forEach(function (seat) {
-      const who = seat.name ? seat.name : "free seat";
-      const kind = seat.kind === "computer" ? "computer (" + seat.bot + ")" : (seat.vacant ? (seat.name ? "away" : "waiting") : (seat.here ? "on this device" : "student"));
+      const who = seat.name ? seat.name : AC.gettext("free seat");
+      const kind = seat.kind === "computer" ? AC.gettext("computer (%(bot)s)", { bot: seat.bot }) :
+        seat.vacant ? (seat.name ? AC.gettext("away") : AC.gettext("waiting")) : (seat.here ? AC.gettext("on this device") : AC.gettext("student"));
       const controls = el("td", { class: "controls" });
       if (seat.name) {
-        const input = el("input", { "aria-label": "New name for seat " + (seat.position + 1), maxlength: "24", value: seat.name });
+        const input = el("input", { "aria-label": AC.gettext("New name for seat %(number)d", { number: seat.position + 1 }), maxlength: "24",
+          value: seat.name });
         controls.append(el("form", { class: "inline rename", onsubmit: function (e) {
           e.preventDefault(); act("PATCH", seatUrl(seat.position), { name: input.value });
-        } }, input, el("button", { type: "submit" }, "Rename")));
+        } }, input, el("button", { type: "submit" }, AC.gettext("Rename"))));
       }
       if (seat.kind === "human" && !seat.vacant) {
-        controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, "Remove"));
+        controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, AC.gettext("Remove")));
       }
       if (s.status !== "finished" && s.status !== "closed") {
-        const strength = el("select", { "aria-label": "Computer player for seat " + (seat.position + 1) },
+        const strength = el("select", { "aria-label": AC.gettext("Computer player for seat %(number)d", { number: seat.position + 1 }) },
           bots.map(function (b) { return el("option", { value: b, selected: b === seat.bot }, b); }));
         controls.append(el("form", { class: "inline to-computer", onsubmit: function (e) {
           e.preventDefault(); act("PATCH", seatUrl(seat.position), { kind: "computer", bot: strength.value });
-        } }, strength, el("button", { type: "submit" }, seat.kind === "computer" ? "Change strength" : "Computer player")));
+        } }, strength, el("button", { type: "submit" }, seat.kind === "computer" ? AC.gettext("Change strength") : AC.gettext("Computer player"))));
       }
       if (seat.kind === "computer" && s.status === "lobby") {
         controls.append(el("button", { type: "button", onclick: function () {
-          act("PATCH", seatUrl(seat.position), { kind: "human" }); } }, "Free for a student"));
+          act("PATCH", seatUrl(seat.position), { kind: "human" }); } }, AC.gettext("Free for a student")));
       }
       seatsBody.append(el("tr", { "data-seat": seat.position }, el("td", { text: String(seat.position + 1) }),
         el("td", {}, el("b", { text: who }), " ", el("small", { text: kind })),
@@ -71,16 +75,16 @@
     });
     AC.clear(handsList);
     (s.hands || []).forEach(function (hand) {
-      handsList.append(el("li", {}, "Hand " + hand.number + ": " + hand.winners.join(", ") + " won (" +
-        hand.players.map(function (p) { return p + " " + hand.scores[p]; }).join(", ") + ") ",
-        el("a", { href: api + "/hands/" + hand.number + "/record", download: "" }, "game record (YAML)")));
+      handsList.append(el("li", {}, AC.gettext("Hand %(number)d: %(names)s won (%(scores)s)", { number: hand.number,
+        names: hand.winners.join(", "), scores: hand.players.map(function (p) { return p + " " + hand.scores[p]; }).join(", ") }), " ",
+        el("a", { href: api + "/hands/" + hand.number + "/record", download: "" }, AC.gettext("game record (YAML)"))));
     });
     handsBox.hidden = !(s.hands || []).length;
   }
 
   startButton.addEventListener("click", function () { act("POST", api + "/start"); });
   closeButton.addEventListener("click", function () {
-    if (window.confirm("Close this table? Students will no longer be able to play at it.")) act("POST", api + "/close");
+    if (window.confirm(AC.gettext("Close this table? Students will no longer be able to play at it."))) act("POST", api + "/close");
   });
   const poll = AC.poller(function () { return api; }, draw, showError);
   poll.start();

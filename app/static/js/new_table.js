@@ -2,14 +2,15 @@
 "use strict";
 
 (function () {
+  const AC = window.AC;
   const rules = document.getElementById("rules");
   if (!rules) return;
   function show() {
     document.querySelectorAll("tr.option").forEach(function (row) {
       const defaults = JSON.parse(row.dataset.defaults || "{}");
       const value = defaults[rules.value];
-      const text = value === true ? "yes" : value === false ? "no" : value === null ? "—" : String(value);
-      row.querySelector(".default").textContent = "(the rules: " + text + ")";
+      const text = value === true ? AC.gettext("yes") : value === false ? AC.gettext("no") : value === null ? "—" : String(value);
+      row.querySelector(".default").textContent = AC.gettext("(the rules: %(value)s)", { value: text });
     });
   }
   rules.addEventListener("change", show);

@@ -18,6 +18,7 @@
   let reveal = null;         // the last name-the-work answer of this screen: {title, correct, text}
   let seenHands = null;      // finished hands already summed up on this screen
   let sending = false;
+  const announcer = AC.announcer(root);  // the live region: each move said for the seat on screen
 
   function heldSeats(s) { return s.seats.filter(function (seat) { return seat.here; }); }
   function multi(s) { return heldSeats(s).length > 1; }
@@ -31,7 +32,12 @@
 
   const poll = AC.poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
 
+  function seatOf(s) { return s && s.you ? s.you.position : null; }
+
   function update(data) {
+    // The same table from the same seat again (the poll right after a move): no redraw, which would take a
+    // half-typed answer or a half-pressed key away.
+    if (state && data.version === state.version && seatOf(data) === seatOf(state)) return;
     state = data;
     root.dataset.version = data.version;
     const game = data.game;
@@ -63,14 +69,14 @@
     AC.clear(me);
     AC.clear(handoff);
     handoff.hidden = false;
-    handoff.append(el("h2", { text: "Pass the device to " + seat.name }),
-      el("p", { text: "Every hand is hidden. Only " + seat.name + " should look now." }),
+    handoff.append(el("h2", { text: AC.gettext("Pass the device to %(name)s", { name: seat.name }) }),
+      el("p", { text: AC.gettext("Every hand is hidden. Only %(name)s should look now.", { name: seat.name }) }),
       el("button", { type: "button", class: "primary big", id: "im-button", onclick: function () {
         active = seat.position;
         handoff.hidden = true;
         AC.clear(handoff);
         poll.now();
-      } }, "I'm " + seat.name));
+      } }, AC.gettext("I'm %(name)s", { name: seat.name })));
   }
 
   function draw() {
@@ -78,20 +84,75 @@
     const game = s.game;
     const you = s.you ? s.you.name : null;
     if (s.status === "lobby") {
-      statusLine.textContent = "Waiting for the teacher to start the game" + (you ? ", " + you : "") + ".";
+      statusLine.textContent = you ? AC.gettext("Waiting for the teacher to start the game, %(name)s.", { name: you }) :
+        AC.gettext("Waiting for the teacher to start the game.");
     } else if (s.status === "finished") {
-      statusLine.textContent = "The match is over.";
+      statusLine.textContent = AC.gettext("The match is over.");
     } else if (s.status === "closed") {
-      statusLine.textContent = "The teacher has closed this table.";
+      statusLine.textContent = AC.gettext("The teacher has closed this table.");
     } else if (game && game.turn) {
-      statusLine.textContent = "Hand " + s.match.hand + (you && game.to_act ? ": your turn, " + you + "." :
-        ": " + game.turn + " to play.");
+      statusLine.textContent = you && game.to_act ?
+        AC.gettext("Hand %(number)d: your turn, %(name)s.", { number: s.match.hand, name: you }) :
+        AC.gettext("Hand %(number)d: %(name)s to play.", { number: s.match.hand, name: game.turn });
     } else {
       statusLine.textContent = "";
     }
+    const focus = focusNow();
     drawSummary();
     drawMe();
     AC.renderTable(tableView, s, index, { you: you });
+    AC.labelCells(tableView);
+    AC.labelCells(summary);
+    refocus(focus);
+    announcer.update(s, index, you);
+  }
+
+  /* ---- the keyboard: a redraw keeps the focus on the same control (by id, with the choices made in the
+     forms, and the log or sets left open); a focus lost with its control (a move sent, a form gone) goes to
+     what the screen now asks for, else rests on a heading near where it was. -------------------------- */
+  const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask-target", "#claim-set", "#pass button"];
+  const RESTING = ["#summary h2", "#hand h2"];
+
+  function shown(node) { return !!node && node.isConnected && node.getClientRects().length > 0; }
+
+  function focusNow() {
+    const node = document.activeElement;
+    const values = {};
+    me.querySelectorAll("select[id]").forEach(function (select) { values[select.id] = select.value; });
+    const open = Array.prototype.map.call(tableView.querySelectorAll("details[open]"), function (d) { return d.className; });
+    if (!node || !root.contains(node)) return { values: values, open: open };
+    return { values: values, open: open, inside: true, id: node.id || null, to: node.dataset.to || null,
+      summary: node.tagName === "SUMMARY" ? node.parentNode.className : null };
+  }
+
+  function refocus(before) {
+    before = Object.assign({ values: {}, open: [] }, before);
+    Object.keys(before.values).forEach(function (id) {
+      const select = document.getElementById(id);
+      if (select && Array.prototype.some.call(select.options, function (o) { return o.value === before.values[id]; })) {
+        select.value = before.values[id];
+      }
+    });
+    before.open.forEach(function (name) {
+      tableView.querySelectorAll("details").forEach(function (d) { if (d.className === name) d.open = true; });
+    });
+    let again = null;
+    if (before.id) again = document.getElementById(before.id);
+    else if (before.to) again = Array.prototype.find.call(me.querySelectorAll("[data-to]"), function (b) { return b.dataset.to === before.to; });
+    else if (before.summary) again = Array.prototype.find.call(tableView.querySelectorAll("details"), function (d) { return d.className === before.summary; });
+    if (again && again.tagName === "DETAILS") again = again.querySelector("summary");
+    const now = document.activeElement;
+    if (shown(again) && again !== now) { again.focus(); return; }
+    const lost = !now || now === document.body || !shown(now) || now.dataset.resting === "1";
+    if (!lost) return;
+    const offered = OFFERED.map(function (q) { return root.querySelector(q); }).find(shown);
+    if (offered) { offered.focus(); return; }
+    const resting = before.inside ? RESTING.map(function (q) { return root.querySelector(q); }).find(shown) : null;
+    if (resting && resting !== now) {
+      resting.setAttribute("tabindex", "-1");
+      resting.dataset.resting = "1";
+      resting.focus();
+    }
   }
 
   function drawSummary() {
@@ -102,11 +163,12 @@
       const hand = finished[finished.length - 1];
       AC.renderSummary(summary, s, hand);
       if (s.status !== "finished") {
-        summary.append(el("p", { text: "The next hand has been dealt, with the deal moved one seat to the left." }),
+        summary.append(el("p", { text: AC.gettext("The next hand has been dealt, with the deal moved one seat to the left.") }),
           el("button", { type: "button", id: "next-hand", onclick: function () {
             seenHands = finished.length;
             summary.hidden = true;
-          } }, "On to hand " + (hand.number + 1)));
+            refocus({ inside: true });
+          } }, AC.gettext("On to hand %(number)d", { number: hand.number + 1 })));
       }
       summary.hidden = false;
     } else {
@@ -120,13 +182,15 @@
     const s = state, game = s.game;
     if (!s.you || !game || !game.seat) return;
     if (reveal) {
+      const sentence = reveal.correct ? AC.gettext("Right! The work was \u201c%(title)s\u201d.") :
+        reveal.text === null ? AC.gettext("Passed. The work was \u201c%(title)s\u201d.") :
+          AC.gettext("Not quite. The work was \u201c%(title)s\u201d.");
       me.append(el("p", { class: "reveal " + (reveal.correct ? "right" : "wrong"), id: "reveal", role: "status" },
-        reveal.correct ? "Right! " : (reveal.text === null ? "Passed. " : "Not quite. "),
-        "The work was \u201c", el("b", { text: reveal.title }), "\u201d."));
+        AC.fillNodes(sentence, { title: el("b", { text: reveal.title }) })));
     }
     if (game.prompts && game.prompts.length) {
       me.append(promptForm(game));
-      me.append(el("p", { class: "hint", text: "Your hand is hidden while you name the work." }));
+      me.append(el("p", { class: "hint", text: AC.gettext("Your hand is hidden while you name the work.") }));
       return;
     }
     me.append(handView(game));
@@ -134,12 +198,12 @@
     if (game.asks) me.append(askForm(game));
     if (game.claimable && game.claimable.length) me.append(claimForm(game));
     if (game.pass_targets && game.pass_targets.length) me.append(passForm(game));
-    if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: "Waiting for " + game.turn + "." }));
+    if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: AC.gettext("Waiting for %(name)s.", { name: game.turn }) }));
   }
 
   function handView(game) {
     const box = el("div", { class: "hand", id: "hand" });
-    box.append(el("h2", { text: "Your hand (" + game.hand.length + " cards)" }));
+    box.append(el("h2", { text: AC.ngettext("Your hand (%(num)d card)", "Your hand (%(num)d cards)", game.hand.length) }));
     const mine = new Set(game.hand);
     index.deck.sets.forEach(function (set) {
       const held = set.cards.filter(function (c) { return mine.has(c.id); });
@@ -148,9 +212,10 @@
       box.append(el("div", { class: "hand-set", "data-set": set.id },
         el("h3", { text: set.name }),
         el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: c.title }); })),
-        missing.length ? el("p", { class: "missing" }, "You lack: ", missing.map(function (c) { return c.title; }).join(", ")) : null));
+        missing.length ? el("p", { class: "missing" }, AC.gettext("You lack: %(cards)s",
+          { cards: missing.map(function (c) { return c.title; }).join(", ") })) : null));
     });
-    if (!game.hand.length) box.append(el("p", { text: "You have no cards." }));
+    if (!game.hand.length) box.append(el("p", { text: AC.gettext("You have no cards.") }));
     return box;
   }
 
@@ -158,21 +223,20 @@
     const card = index.cards[game.prompts[0]];
     const input = el("input", { name: "answer", id: "answer", autocomplete: "off", required: true, maxlength: "200" });
     const form = el("form", { class: "prompt", id: "prompt" },
-      el("h2", { text: "Name the work" }),
-      el("p", {}, "You received a card of ", el("b", { text: AC.setName(index, card.set) }),
-        ". Which work is it? Answer from memory."),
-      el("label", {}, "Title ", input),
-      el("button", { type: "submit", class: "primary" }, "Answer"),
-      el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, "Pass"));
+      el("h2", { text: AC.gettext("Name the work") }),
+      el("p", {}, AC.fillNodes(AC.gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
+        { set: el("b", { text: AC.setName(index, card.set) }) })),
+      el("label", {}, AC.fillNodes(AC.gettext("Title %(field)s"), { field: input })),
+      el("button", { type: "submit", class: "primary" }, AC.gettext("Answer")),
+      el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, AC.gettext("Pass")));
     form.addEventListener("submit", function (e) { e.preventDefault(); send({ answer: input.value }); });
-    setTimeout(function () { input.focus(); }, 0);
     return form;
   }
 
   function askForm(game) {
     const asks = game.asks;
     const target = el("select", { name: "target", id: "ask-target" }, asks.targets.map(function (t) {
-      return el("option", { value: t }, t + " (" + game.hand_counts[t] + " cards)");
+      return el("option", { value: t }, AC.ngettext("%(name)s (%(num)d card)", "%(name)s (%(num)d cards)", game.hand_counts[t], { name: t }));
     }));
     let what;
     if (asks.by === "set") {
@@ -187,10 +251,14 @@
           .map(function (c) { return el("option", { value: c.id }, c.title); }));
       }));
     }
-    const form = el("form", { class: "ask", id: "ask" }, el("h2", { text: "Your turn: ask" }),
-      el("label", {}, "Ask ", target), " ",
-      el("label", {}, asks.by === "set" ? "for " + index.deck.set_label.toLowerCase() + " " : "for the card ", what), " ",
-      el("button", { type: "submit", class: "primary", id: "ask-button" }, "Ask"));
+    // The deck's own word for a set ("author") only when the deck is in the table's language.
+    const label = index.deck.language === AC.lang && index.deck.set_label ? index.deck.set_label.toLowerCase() : null;
+    const wanted = AC.fillNodes(asks.by !== "set" ? AC.gettext("for the card %(choice)s") :
+      label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"), { label: label, choice: what });
+    const form = el("form", { class: "ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask") }),
+      el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
+      el("label", {}, wanted), " ",
+      el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       const move = { ask: target.value };
@@ -203,7 +271,8 @@
   function claimForm(game) {
     const team = game.teams[game.team];
     const mine = new Set(game.hand);
-    const setSelect = el("select", { name: "set", id: "claim-set", "aria-label": "Half-suit to claim" }, el("option", { value: "" }, "choose a half-suit"),
+    const setSelect = el("select", { name: "set", id: "claim-set", "aria-label": AC.gettext("Half-suit to claim") },
+      el("option", { value: "" }, AC.gettext("choose a half-suit")),
       game.claimable.map(function (id) { return el("option", { value: id }, AC.setName(index, id)); }));
     const holders = el("div", { class: "holders", id: "claim-holders" });
     setSelect.addEventListener("change", function () {
@@ -211,19 +280,19 @@
       const set = index.sets[setSelect.value];
       if (!set) return;
       set.cards.forEach(function (c) {
-        holders.append(el("label", {}, c.title + " is held by ",
-          el("select", { name: "holder-" + c.id, "data-card": c.id }, team.map(function (name) {
+        holders.append(el("label", {}, AC.fillNodes(AC.gettext("%(card)s is held by %(holder)s"), { card: c.title,
+          holder: el("select", { name: "holder-" + c.id, "data-card": c.id }, team.map(function (name) {
             return el("option", { value: name, selected: mine.has(c.id) ? name === game.seat : false }, name);
-          }))));
+          })) })));
       });
     });
     const form = el("form", { class: "claim", id: "claim" },
-      el("h2", { text: "Claim a half-suit" }),
-      el("p", { class: "hint", text: "Pick a half-suit, then who in your team holds each of its cards." }),
-      setSelect, holders, el("button", { type: "submit", id: "claim-button" }, "Claim"));
+      el("h2", { text: AC.gettext("Claim a half-suit") }),
+      el("p", { class: "hint", text: AC.gettext("Pick a half-suit, then who in your team holds each of its cards.") }),
+      setSelect, holders, el("button", { type: "submit", id: "claim-button" }, AC.gettext("Claim")));
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      if (!setSelect.value) { showError("Choose a half-suit to claim."); return; }
+      if (!setSelect.value) { showError(AC.gettext("Choose a half-suit to claim.")); return; }
       const named = {};
       holders.querySelectorAll("select").forEach(function (sel) {
         (named[sel.value] = named[sel.value] || []).push(sel.dataset.card);
@@ -234,10 +303,10 @@
   }
 
   function passForm(game) {
-    return el("div", { class: "pass", id: "pass" }, el("h2", { text: "Hand the turn on" }),
+    return el("div", { class: "pass", id: "pass" }, el("h2", { text: AC.gettext("Hand the turn on") }),
       game.pass_targets.map(function (name) {
         return el("button", { type: "button", "data-to": name, onclick: function () { send({ pass_to: name }); } },
-          "Pass the turn to " + name);
+          AC.gettext("Pass the turn to %(name)s", { name: name }));
       }));
   }
 

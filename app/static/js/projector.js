@@ -8,11 +8,14 @@
   const statusLine = document.getElementById("status"), view = document.getElementById("table-view");
   const qr = document.getElementById("qr");
   let index = null;
+  const announcer = AC.announcer(root);  // each move said for the whole table
 
   function draw(s) {
     const game = s.game;
-    statusLine.textContent = s.status === "lobby" ? "Waiting for players…" : s.status === "finished" ? "The match is over." :
-      s.status === "closed" ? "This table is closed." : "Hand " + s.match.hand + (game && game.turn ? " · " + game.turn + " to play" : "");
+    statusLine.textContent = s.status === "lobby" ? AC.gettext("Waiting for players…") :
+      s.status === "finished" ? AC.gettext("The match is over.") : s.status === "closed" ? AC.gettext("This table is closed.") :
+        game && game.turn ? AC.gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
+          AC.gettext("Hand %(number)d", { number: s.match.hand });
     qr.hidden = s.status !== "lobby";
     AC.renderTable(view, s, index, { openLog: false, openSets: true, logLength: 12 });
     const finished = s.hands || [];
@@ -21,6 +24,8 @@
       AC.renderSummary(box, s, finished[finished.length - 1]);
       view.prepend(box);
     }
+    AC.labelCells(view);
+    announcer.update(s, index, null);
   }
 
   AC.api("GET", root.dataset.deckUrl).then(function (deck) {
