@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from ..web_support import TEACHER_PASSWORD, make_teacher
+from .a11y_support import watch
 
 CHROMIUM = os.environ.get("AUTHORS_CHROMIUM", "/usr/bin/chromium")
 
@@ -66,12 +67,7 @@ def new_page(browser):
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        # the app's strict Content-Security-Policy: any refused script or style fails the test
-        page.on("console", lambda msg: errors.append(msg.text)
-                if msg.type == "error" and "Content Security Policy" in msg.text else None)
-        page.js_errors = errors
+        watch(page)  # a script error or a refusal of the strict Content-Security-Policy fails the test
         return page
 
     yield make
