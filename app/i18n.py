@@ -46,6 +46,15 @@ def current_language() -> str:
     return locale.language if locale else DEFAULT_LANGUAGE
 
 
+def translated(error) -> str:
+    """An error that carries a marked template and its fields (the engine's OptionsError and SetupError,
+    printing's PrintError, a deck Problem: anything with `render(translations)`) in this request's
+    language; its str() stays English for the command line."""
+    from flask_babel import get_translations
+
+    return error.render(get_translations())
+
+
 def _named_table_code() -> str | None:
     """The join code of the table this request is about: in its URL, or in the join form."""
     code = (request.view_args or {}).get("code")

@@ -11,6 +11,7 @@ import pytest
 from app import create_app
 from app.db import db
 
+from .error_sentences import every_error_sentence_is_translatable  # noqa: F401 (autouse: every error in five languages)
 from .web_support import CSRFClient
 
 SERVER_DATABASE = os.environ.get("AUTHORS_TEST_DATABASE_URL")

@@ -264,3 +264,42 @@ def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, 
         with cleanup.begin() as connection:
             db.metadata.drop_all(connection)
         cleanup.dispose()
+
+
+@pytest.mark.database
+@pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
+                    reason="needs the PostgreSQL server (make test-postgres)")
+def test_a_postgres_connection_that_died_while_idle_is_replaced_before_use(tmp_path, monkeypatch):
+    """PostgreSQL restarted, or a proxy closed idle connections: the pool pings a connection that sat idle
+    (DATABASE_IDLE_PING_SECONDS) before handing it out and connects afresh, so no request fails; a busy
+    connection is not pinged (a round trip saved per request)."""
+    from sqlalchemy import text
+
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": SERVER_DATABASE, "DATABASE_IDLE_PING_SECONDS": 0.3})
+    app.test_client_class = CSRFClient
+    try:
+        teacher = teacher_client(app)
+        code = open_table(teacher)
+        anna = seat_student(app, code, "Anna")
+        for _ in range(3):
+            assert anna.get(f"/api/tables/{code}").status_code == 200
+        time.sleep(0.5)
+        killer = create_engine(SERVER_DATABASE)
+        with killer.begin() as connection:  # every other connection to the database dies while idle
+            killed = connection.execute(text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'idle'")).scalar()
+        killer.dispose()
+        assert killed >= 1
+        response = anna.get(f"/api/tables/{code}")
+        assert response.status_code == 200, response.data[:300]
+        assert seat_student(app, code, "Boris")
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        cleanup = create_engine(SERVER_DATABASE)
+        with cleanup.begin() as connection:
+            db.metadata.drop_all(connection)
+        cleanup.dispose()

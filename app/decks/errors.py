@@ -94,6 +94,22 @@ class Problem:
         return f"{self.source}:{self.line}:{self.column}: {self.message}"
 
 
+class Sentence(Exception):
+    """An error whose message is a marked template with its fields, like a Problem's: `message` and str()
+    are the English sentence (what the command line prints), `render(translations)` says it in another
+    language. The engine's OptionsError and SetupError and printing's PrintError are Sentences."""
+
+    def __init__(self, template: Template, **params: Any):
+        self.template = template
+        self.params = params
+        self.message = render(template, params)
+        super().__init__(self.message)
+
+    def render(self, translations: Translations = ENGLISH) -> str:
+        """The sentence in the language of `translations` (English by default: `message`)."""
+        return render(self.template, self.params, translations)
+
+
 class DeckError(Exception):
     """A deck refused whole, with every problem found in it."""
 

@@ -1,6 +1,7 @@
 """Decks as the rules need them: two copies for the double deck, playing cards regrouped for Literature."""
 from __future__ import annotations
 
+from ..decks.errors import N_
 from ..decks.model import Card, CardSet, Deck
 from .options import Options, OptionsError
 
@@ -16,8 +17,9 @@ def deck_for(deck: Deck, options: Options) -> Deck:
     """The deck actually played: the given one, regrouped or doubled as the options say."""
     if options.removed_rank is not None or options.rank_sets:
         if deck.id not in PLAYING_CARD_DECKS:
-            raise OptionsError(f'options "removed_rank", "jokers" and "rank_sets" regroup ordinary playing '
-                               f'cards; use one of the decks {", ".join(PLAYING_CARD_DECKS)}, not "{deck.id}"')
+            raise OptionsError(N_('options "removed_rank", "jokers" and "rank_sets" regroup ordinary playing '
+                                  'cards; use one of the decks %(decks)s, not "%(deck)s"'),
+                               decks=", ".join(PLAYING_CARD_DECKS), deck=deck.id)
         deck = playing_card_deck(options.removed_rank, options.jokers, options.rank_sets)
     if options.double_deck:
         deck = doubled(deck)
@@ -31,7 +33,8 @@ def _card(rank: str, suit: tuple[str, str, str], set_id: str, index: int) -> Car
 def playing_card_deck(removed_rank: str | None, jokers: bool, rank_sets: bool) -> Deck:
     """Playing cards grouped by rank (13 sets of 4) or in half-suits around a removed rank."""
     if removed_rank is not None and removed_rank not in RANKS:
-        raise OptionsError(f'option "removed_rank" is one of {" ".join(RANKS)}, not "{removed_rank}"')
+        raise OptionsError(N_('option "%(name)s" is one of %(choices)s, not "%(value)s"'), name="removed_rank",
+                           choices=" ".join(RANKS), value=removed_rank)
     if rank_sets:
         ranks = [r for r in RANKS if r != removed_rank]
         sets = [CardSet(id=r, name=RANK_PLURALS[r].capitalize(),
@@ -63,7 +66,8 @@ def doubled(deck: Deck) -> Deck:
     taken = {s.id for s in deck.sets} | {c.id for c in deck.cards}
     clashes = sorted(x for x in taken if f"{x}-2" in taken)
     if clashes:
-        raise OptionsError(f'this deck cannot be doubled: ids like "{clashes[0]}-2" already exist in it')
+        raise OptionsError(N_('this deck cannot be doubled: ids like "%(id)s" already exist in it'),
+                           id=f"{clashes[0]}-2")
     copies = []
     for card_set in deck.sets:
         set_id = f"{card_set.id}-2"

@@ -11,6 +11,7 @@ from collections import deque
 from itertools import compress
 from typing import Iterator, Sequence
 
+from ..decks.errors import Sentence, Text
 from ..decks.model import Deck
 from .decks import deck_for
 from .events import Event
@@ -23,8 +24,18 @@ DOWN = -1   # laid down, claimed or cancelled: out of play
 STOCK = -2  # face down in the stock
 
 
-class SetupError(ValueError):
-    """A table that cannot be played: wrong number of players, a deal that is not the deck, ..."""
+class SetupError(Sentence, ValueError):
+    """A table that cannot be played: wrong number of players, a deal that is not the deck, ...
+
+    Like OptionsError, a marked template with `%(name)s` fields (`template`, `params`) that the web app
+    says in the reader's language; str() is English. (IllegalMove's templates use `{name}` fields.)"""
+
+
+def _and(items: Sequence[str]) -> str | Text:
+    """ "4 and 6", "3 and 4 and 5": a phrase the catalogs translate."""
+    if len(items) == 1:
+        return items[0]
+    return Text.of(N_("%(first)s and %(second)s"), first=_and(items[:-1]), second=items[-1])
 
 
 _TABLES: dict[int, tuple] = {}
@@ -57,7 +68,7 @@ class Game:
         try:
             self.deck = deck_for(deck, options)
         except OptionsError as exc:
-            raise SetupError(str(exc)) from None
+            raise SetupError(exc.template, **exc.params) from None
         self.source_deck = deck
         self.players: tuple[str, ...] = tuple(players)
         self._check_players()
@@ -77,7 +88,7 @@ class Game:
         if options.teams:
             self._set_up_teams(teams)
         elif teams:
-            raise SetupError("these rules are not played in teams; leave out \"teams\"")
+            raise SetupError(N_('these rules are not played in teams; leave out "teams"'))
 
         self._holder: list[int] = [DOWN] * len(self._card_ids)
         self._count: list[list[int]] = [[0] * len(self._set_ids) for _ in range(n)]
@@ -121,27 +132,31 @@ class Game:
         names = self.players
         for name in names:
             if not isinstance(name, str) or not name.strip():
-                raise SetupError("every player needs a name")
+                raise SetupError(N_("every player needs a name"))
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
-            raise SetupError(f'player "{repeated[0]}" is named twice; every player needs a different name')
+            raise SetupError(N_('player "%(name)s" is named twice; every player needs a different name'),
+                             name=repeated[0])
         low, high = self.options.min_players, self.options.max_players
         if not low <= len(names) <= high:
-            raise SetupError(f"these rules are for {low} to {high} players, not {len(names)}")
+            raise SetupError(N_("these rules are for %(low)d to %(high)d players, not %(count)d"), low=low, high=high,
+                             count=len(names))
 
     def _check_deck_shape(self) -> None:
         n = len(self.players)
         sizes = {len(cards) for cards in self._set_cards}
         if self.options.equal_sets_required and len(sizes) > 1:
-            raise SetupError(f'these rules need sets of one size; deck "{self.deck.id}" has sets of '
-                             f'{" and ".join(str(s) for s in sorted(sizes))} cards')
+            raise SetupError(N_('these rules need sets of one size; deck "%(deck)s" has sets of %(sizes)s cards'),
+                             deck=self.deck.id, sizes=_and([str(s) for s in sorted(sizes)]))
         total = len(self._card_ids)
         if self.options.stock:
             if self.deal_size * n > total:
-                raise SetupError(f"dealing {self.deal_size} cards to {n} players needs {self.deal_size * n} "
-                                 f"cards; this deck has {total}")
+                raise SetupError(N_("dealing %(size)d cards to %(players)d players needs %(needed)d cards; "
+                                    "this deck has %(total)d"), size=self.deal_size, players=n,
+                                 needed=self.deal_size * n, total=total)
         elif total < n:
-            raise SetupError(f"{n} players need at least {n} cards; this deck has {total}")
+            raise SetupError(N_("%(players)d players need at least %(players)d cards; this deck has %(total)d"),
+                             players=n, total=total)
 
     @property
     def deal_size(self) -> int:
@@ -151,28 +166,30 @@ class Game:
 
     def _seat_of(self, name: str, what: str) -> int:
         if name not in self._seat:
-            raise SetupError(f'the {what} "{name}" is not one of the players')
+            template = {"dealer": N_('the dealer "%(name)s" is not one of the players'),
+                        "team member": N_('the team member "%(name)s" is not one of the players')}[what]
+            raise SetupError(template, name=name)
         return self._seat[name]
 
     def _set_up_teams(self, teams: Sequence[Sequence[str]] | None) -> None:
         n = len(self.players)
         if n % 2:
-            raise SetupError(f"a team game needs an even number of players, not {n}")
+            raise SetupError(N_("a team game needs an even number of players, not %(count)d"), count=n)
         if not teams:
             teams = [self.players[0::2], self.players[1::2]]  # seated alternately
         if len(teams) != 2:
-            raise SetupError("a team game has exactly two teams")
+            raise SetupError(N_("a team game has exactly two teams"))
         team_of = [-1] * n
         for t, members in enumerate(teams):
             for name in members:
                 seat = self._seat_of(name, "team member")
                 if team_of[seat] != -1:
-                    raise SetupError(f'"{name}" is in a team twice')
+                    raise SetupError(N_('"%(name)s" is in a team twice'), name=name)
                 team_of[seat] = t
         if -1 in team_of:
-            raise SetupError(f'"{self.players[team_of.index(-1)]}" is in no team')
+            raise SetupError(N_('"%(name)s" is in no team'), name=self.players[team_of.index(-1)])
         if len(teams[0]) != len(teams[1]):
-            raise SetupError("the two teams must be the same size")
+            raise SetupError(N_("the two teams must be the same size"))
         self._team_of = team_of
         self.teams = (tuple(teams[0]), tuple(teams[1]))
 
@@ -181,7 +198,7 @@ class Game:
         n = len(self.players)
         if hands is None:
             if stock is not None:
-                raise SetupError('"stock" goes with "hands": give the whole deal, or neither')
+                raise SetupError(N_('"stock" goes with "hands": give the whole deal, or neither'))
             order = list(range(len(self._card_ids)))
             random.Random(0 if seed is None else seed).shuffle(order)
             dealt = self.deal_size * n if self.options.stock else len(order)
@@ -191,22 +208,24 @@ class Game:
             return
         unknown = [name for name in hands if name not in self._seat]
         if unknown:
-            raise SetupError(f'the hands name "{unknown[0]}", who is not at the table')
+            raise SetupError(N_('the hands name "%(name)s", who is not at the table'), name=unknown[0])
         if stock and not self.options.stock:
-            raise SetupError("these rules have no stock; leave out \"stock\"")
+            raise SetupError(N_('these rules have no stock; leave out "stock"'))
         seen: set[int] = set()
-        for name, cards in list(hands.items()) + [("the stock", stock or [])]:
+        the_stock = Text.of(N_("the stock"))
+        for name, cards in list(hands.items()) + [(the_stock, stock or [])]:
             for card_id in cards:
                 card = self._card_index.get(card_id)
                 if card is None:
-                    raise SetupError(f'{name}: "{card_id}" is not a card of deck "{self.deck.id}"')
+                    raise SetupError(N_('%(holder)s: "%(card)s" is not a card of deck "%(deck)s"'), holder=name,
+                                     card=card_id, deck=self.deck.id)
                 if card in seen:
-                    raise SetupError(f'card "{card_id}" is dealt twice')
+                    raise SetupError(N_('card "%(card)s" is dealt twice'), card=card_id)
                 seen.add(card)
         missing = [cid for i, cid in enumerate(self._card_ids) if i not in seen]
         if missing:
-            raise SetupError(f"the deal must hold every card of the deck once; missing: {', '.join(missing[:8])}"
-                             + (" ..." if len(missing) > 8 else ""))
+            raise SetupError(N_("the deal must hold every card of the deck once; missing: %(cards)s"),
+                             cards=", ".join(missing[:8]) + (" ..." if len(missing) > 8 else ""))
         for name, cards in hands.items():
             for card_id in cards:
                 self._give(self._card_index[card_id], self._seat[name])

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..decks.errors import N_
 from ..decks.model import Deck
 from .game import Game, SetupError
 from .options import Options
@@ -17,11 +18,11 @@ class MatchFormat:
 
     def __post_init__(self) -> None:
         if (self.hands is None) == (self.target is None):
-            raise SetupError("a match is either a number of hands or a target score, not both or neither")
+            raise SetupError(N_("a match is either a number of hands or a target score, not both or neither"))
         if self.hands is not None and self.hands < 1:
-            raise SetupError("a match has at least one hand")
+            raise SetupError(N_("a match has at least one hand"))
         if self.target is not None and self.target < 1:
-            raise SetupError("a target score is at least 1")
+            raise SetupError(N_("a target score is at least 1"))
 
 
 @dataclass
@@ -67,7 +68,7 @@ class Match:
         """Call when the current hand is finished: counts it, then deals the next hand if the match goes on."""
         game = self.current
         if not game.finished:
-            raise SetupError("the current hand is not finished")
+            raise SetupError(N_("the current hand is not finished"))
         if game is self.tie_break_hand:
             return
         if self.counted == len(self.hands):

@@ -8,12 +8,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
+from ..decks.errors import N_, Sentence
+
 ASK_BY = ("set", "card")
 MISS_PASSES_TO = ("left", "asked")
 
 
-class OptionsError(ValueError):
-    """Options that do not exist or have a value they cannot take."""
+class OptionsError(Sentence, ValueError):
+    """Options that do not exist or have a value they cannot take: a marked template and its fields
+    (`template`, `params`), so the web app can say it in the reader's language; str() is English."""
 
 
 @dataclass(frozen=True)
@@ -78,12 +81,14 @@ DEFAULT_DECKS = {"standard": "standard-52", "classic": "authors-1861", "go-fish"
 def make_options(preset: str, overrides: dict[str, Any] | None = None) -> Options:
     """A preset with overrides applied; OptionsError names what is wrong."""
     if preset not in PRESETS:
-        raise OptionsError(f'unknown rules "{preset}"; choose one of {", ".join(PRESETS)}')
+        raise OptionsError(N_('unknown rules "%(rules)s"; choose one of %(choices)s'), rules=preset,
+                           choices=", ".join(PRESETS))
     base = PRESETS[preset]
     overrides = dict(overrides or {})
     for name, value in overrides.items():
         if name not in OPTION_NAMES:
-            raise OptionsError(f'unknown option "{name}"; options are {", ".join(OPTION_NAMES)}')
+            raise OptionsError(N_('unknown option "%(name)s"; options are %(names)s'), name=name,
+                               names=", ".join(OPTION_NAMES))
         overrides[name] = _coerce(name, value, getattr(base, name))
     if overrides.get("double_deck") and not {"min_players", "max_players"} & set(overrides):
         overrides.update(min_players=7, max_players=11)  # two decks are for big tables [seed 003]
@@ -99,32 +104,33 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise OptionsError(f'option "{name}" is true or false, not {value!r}')
+        raise OptionsError(N_('option "%(name)s" is true or false, not %(value)s'), name=name, value=repr(value))
     if "int" in kind:
         if value is None and "None" in kind:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
-            raise OptionsError(f'option "{name}" is a whole number, not {value!r}')
+            raise OptionsError(N_('option "%(name)s" is a whole number, not %(value)s'), name=name,
+                               value=repr(value))
         return int(value)
     if value is None and "None" in kind:
         return None
     if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise OptionsError(f'option "{name}" is text, not {value!r}')
+        raise OptionsError(N_('option "%(name)s" is text, not %(value)s'), name=name, value=repr(value))
     return str(value)
 
 
 def _check(options: Options) -> None:
-    if options.ask_by not in ASK_BY:
-        raise OptionsError(f'option "ask_by" is "set" or "card", not "{options.ask_by}"')
-    if options.miss_passes_to not in MISS_PASSES_TO:
-        raise OptionsError(f'option "miss_passes_to" is "left" or "asked", not "{options.miss_passes_to}"')
+    for name, choices in (("ask_by", ASK_BY), ("miss_passes_to", MISS_PASSES_TO)):
+        if getattr(options, name) not in choices:
+            raise OptionsError(N_('option "%(name)s" is "%(first)s" or "%(second)s", not "%(value)s"'), name=name,
+                               first=choices[0], second=choices[1], value=getattr(options, name))
     if not 2 <= options.min_players <= options.max_players <= 22:
-        raise OptionsError("player limits must satisfy 2 <= min_players <= max_players <= 22")
+        raise OptionsError(N_("player limits must satisfy 2 <= min_players <= max_players <= 22"))
     if not options.lay_down_complete and not options.claims:
-        raise OptionsError('without claims, complete sets must be laid down ("lay_down_complete": true)')
+        raise OptionsError(N_('without claims, complete sets must be laid down ("lay_down_complete": true)'))
     if options.claims and not options.teams:
-        raise OptionsError('option "claims" needs "teams"')
+        raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="claims", needed="teams")
     if options.deal_size is not None and options.deal_size < 1:
-        raise OptionsError('option "deal_size" must be at least 1')
+        raise OptionsError(N_('option "%(name)s" must be at least %(least)d'), name="deal_size", least=1)
     if options.jokers and options.removed_rank is None:
-        raise OptionsError('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)')
+        raise OptionsError(N_('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)'))

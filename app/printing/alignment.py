@@ -10,6 +10,7 @@ import io
 
 from . import geometry, textfit
 from .faces import INK, MUTED
+from .errors import Text
 from .fonts import fonts
 from .geometry import pt
 from .language import N_, SOURCE_LANGUAGE, translations
@@ -64,8 +65,9 @@ def render_alignment(options: PrintOptions, language: str = SOURCE_LANGUAGE) -> 
     front = (words.gettext("Duplex alignment test: front"), *(words.gettext(p) for p in FRONT_TEXT), offset_note)
     back = (words.gettext("Duplex alignment test: back"), *(words.gettext(p) for p in BACK_TEXT), offset_note)
     ruler = words.gettext("100 mm")
-    font_pair.check([("the alignment page", text) for text in (*front, *back, ruler)],
-                    f"the alignment page ({language})")
+    where = Text.of(N_("the alignment page"))
+    font_pair.check([(where, text) for text in (*front, *back, ruler)],
+                    Text.of(N_("the alignment page (%(language)s)"), language=language))
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, options.paper, font_pair, words.gettext("Duplex alignment test"))
 

@@ -14,7 +14,7 @@ from ..decks import Deck, DeckError, load_deck_file
 from ..decks.library import decks_dir
 from ..decks.slug import DECK_ID
 from . import geometry
-from .errors import PrintError
+from .errors import N_, PrintError
 from ..rules import LANGUAGES, PRESETS
 
 
@@ -140,7 +140,7 @@ def _load_deck(ref: str) -> Deck:
     path = Path(ref)
     if ref.endswith((".yaml", ".yml")) or path.is_file():
         if not path.is_file():
-            raise PrintError(f"there is no deck file {ref}")
+            raise PrintError(N_("there is no deck file %(path)s"), path=ref)
         return load_deck_file(path)
     directory = decks_dir()
     builtin = directory / f"{ref}.yaml"
@@ -149,7 +149,8 @@ def _load_deck(ref: str) -> Deck:
         if found.id == ref:
             return found
     known = sorted(p.stem for p in directory.glob("*.yaml"))
-    raise PrintError(f'there is no deck "{ref}"; built-in decks: {", ".join(known) or "none"}')
+    raise PrintError(N_('there is no deck "%(ref)s"; built-in decks: %(decks)s'), ref=ref,
+                     decks=", ".join(known) or "none")
 
 
 def _deck_pdf(deck: Deck, options) -> bytes:

@@ -17,7 +17,7 @@ from reportlab.lib.utils import ImageReader
 
 from ..decks import Card, CardSet, Deck
 from . import textfit
-from .errors import PrintError
+from .errors import PrintError, Text
 from .fonts import FontPair
 from .geometry import CARDS, SAFE, pt
 from .language import N_, translations
@@ -98,15 +98,16 @@ class DeckLook:
     def card_set(self, card: Card) -> CardSet:
         return self._sets[card.set_id]
 
-    def texts(self) -> list[tuple[str, str]]:
-        """Every string a print of this deck can show, with where it is, for the font check."""
-        found = [("the deck's title", self.deck.title), ("the deck's set_label", self.set_label),
-                 ("the card layout", FIXED_TEXT)]
+    def texts(self) -> list[tuple[Text, str]]:
+        """Every string a print of this deck can show, with where it is (a phrase), for the font check."""
+        found = [(Text.of(N_("the deck's title")), self.deck.title),
+                 (Text.of(N_("the deck's set_label")), self.set_label),
+                 (Text.of(N_("the card layout")), FIXED_TEXT)]
         for card_set in self.deck.sets:
-            where = f'set "{card_set.id}"'
+            where = Text.of(N_('set "%(set)s"'), set=card_set.id)
             found += [(where, card_set.name), (where, card_set.note or "")]
-            found += [(f'{where}, card "{card.id}"', text) for card in card_set.cards
-                      for text in (card.title, card.note or "")]
+            found += [(Text.of(N_('set "%(set)s", card "%(card)s"'), set=card_set.id, card=card.id), text)
+                      for card in card_set.cards for text in (card.title, card.note or "")]
         return found
 
     def image_path(self, image: str | None) -> Path | None:
@@ -127,8 +128,9 @@ class DeckLook:
                     reader = ImageReader(str(path))
                     reader.getSize()
                 except Exception as exc:  # reportlab and PIL raise many kinds for a bad image
-                    raise PrintError(f'cannot read the image "{image}" of the deck "{self.deck.id}" '
-                                     f"({path}): {exc}") from None
+                    raise PrintError(N_('cannot read the image "%(image)s" of the deck "%(deck)s" (%(path)s): '
+                                        "%(error)s"), image=image, deck=self.deck.id, path=str(path),
+                                     error=str(exc)) from None
                 readers[image] = reader
         return readers
 

@@ -18,7 +18,7 @@ from typing import Iterable
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from .errors import PrintError
+from .errors import N_, N_plural, PrintError, Text
 
 ENV_REGULAR = "AUTHORS_PRINT_FONT"
 ENV_BOLD = "AUTHORS_PRINT_FONT_BOLD"
@@ -38,8 +38,9 @@ CANDIDATES: tuple[tuple[str, str], ...] = (
     ("/System/Library/Fonts/Supplemental/Arial.ttf", "/System/Library/Fonts/Supplemental/Arial Bold.ttf"),
     ("C:/Windows/Fonts/arial.ttf", "C:/Windows/Fonts/arialbd.ttf"),
 )
-INSTALL_HINT = ("install DejaVu Sans (Debian/Ubuntu: apt-get install fonts-dejavu-core) or set "
-                f"{ENV_REGULAR} and {ENV_BOLD} to .ttf files")
+INSTALL_HINT = Text.of(N_("install DejaVu Sans (Debian/Ubuntu: %(command)s) or set %(regular)s and %(bold)s "
+                          "to .ttf files"), command="apt-get install fonts-dejavu-core", regular=ENV_REGULAR,
+                       bold=ENV_BOLD)
 
 # Where a glyph's ink may reach above the baseline, as a share of the font size: accented capitals
 # and Cyrillic capitals with a breve reach about 0.93; the font's own "ascent" is lower.
@@ -71,12 +72,13 @@ class FontPair:
             names.append(f"{Path(path).name} sha256:{digest}")
         return ", ".join(names)
 
-    def missing(self, texts: Iterable[tuple[str, str]]) -> dict[str, str]:
+    def missing(self, texts: Iterable[tuple[str | Text, str]]) -> dict[str, str | Text]:
         """Every character some text needs that either face lacks (or that needs right-to-left
-        layout), with where it is first used; texts are (where, text) pairs."""
+        layout), with where it is first used; texts are (where, text) pairs, where a phrase such as
+        Text.of(N_('set "%(set)s"'), set="monet")."""
         regular = _face(self.regular).charToGlyph
         bold = _face(self.bold).charToGlyph
-        missing: dict[str, str] = {}
+        missing: dict[str, str | Text] = {}
         for where, text in texts:
             for ch in text:
                 if ch.isspace() or ch in missing:
@@ -86,19 +88,23 @@ class FontPair:
                     missing[ch] = where
         return missing
 
-    def check(self, texts: Iterable[tuple[str, str]], what: str) -> None:
-        """Refuse, naming the characters, when the font cannot print every text."""
+    def check(self, texts: Iterable[tuple[str | Text, str]], what: str | Text) -> None:
+        """Refuse, naming the characters, when the font cannot print every text (`what`: a phrase such
+        as Text.of(N_('the deck "%(deck)s"'), deck="painters"))."""
         missing = self.missing(texts)
         if not missing:
             return
         chars = list(missing)
         codes = ", ".join(f"U+{ord(ch):04X}" for ch in chars[:12]) + (", ..." if len(chars) > 12 else "")
-        shown = f"{len(chars)} character{'s' if len(chars) > 1 else ''} {''.join(chars)!r} ({codes}), " \
-                f"the first in {missing[chars[0]]}"
+        shown = Text.of(N_plural("%(count)d character %(chars)s (%(codes)s), the first in %(where)s",
+                                 "%(count)d characters %(chars)s (%(codes)s), the first in %(where)s"),
+                        count=len(chars), chars=repr("".join(chars)), codes=codes, where=missing[chars[0]])
         if all(unicodedata.bidirectional(ch) in ("R", "AL") for ch in chars):
-            raise PrintError(f"{what} needs right-to-left text, which printing does not support yet: {shown}")
-        raise PrintError(f"{what} needs {shown}, which the font {self.family} ({self.regular_path}) has no "
-                         f"glyphs for; set {ENV_REGULAR} and {ENV_BOLD} to a .ttf font that has them")
+            raise PrintError(N_("%(what)s needs right-to-left text, which printing does not support yet: "
+                                "%(shown)s"), what=what, shown=shown)
+        raise PrintError(N_("%(what)s needs %(shown)s, which the font %(font)s (%(path)s) has no glyphs for; "
+                            "set %(regular)s and %(bold)s to a .ttf font that has them"), what=what, shown=shown,
+                         font=self.family, path=self.regular_path, regular=ENV_REGULAR, bold=ENV_BOLD)
 
 
 def _face(name: str):
@@ -116,7 +122,7 @@ def find_fonts() -> tuple[str, str]:
         regular_path, bold_path = Path(regular).expanduser(), Path(bold).expanduser()
         if regular_path.is_file() and bold_path.is_file():
             return str(regular_path), str(bold_path)
-    raise PrintError(f"no Unicode font found for printing; {INSTALL_HINT}")
+    raise PrintError(N_("no Unicode font found for printing; %(hint)s"), hint=INSTALL_HINT)
 
 
 def fonts() -> FontPair:
@@ -133,6 +139,7 @@ def register(regular_path: str, bold_path: str) -> FontPair:
             if name not in pdfmetrics.getRegisteredFontNames():
                 pdfmetrics.registerFont(TTFont(name, path))
         except (OSError, TTFError) as exc:
-            raise PrintError(f"cannot use the font {path}: {exc}; {INSTALL_HINT}") from None
+            raise PrintError(N_("cannot use the font %(path)s: %(error)s; %(hint)s"), path=path, error=str(exc),
+                             hint=INSTALL_HINT) from None
         names.append(name)
     return FontPair(regular=names[0], bold=names[1], regular_path=regular_path, bold_path=bold_path)

@@ -10,7 +10,7 @@ import threading
 
 from ..decks import Deck
 from . import geometry
-from .errors import PrintError
+from .errors import N_, PrintError, Text
 from .faces import DeckLook, draw_front
 from .fonts import fonts
 from .geometry import pt
@@ -23,12 +23,13 @@ _pdfium = threading.Lock()  # PDFium is not thread-safe
 def card_pdf(deck: Deck, card_id: str, card: str = "poker") -> bytes:
     """A one-page PDF holding the card's front at its printed size (no crop marks, no bleed)."""
     if card not in geometry.CARDS:
-        raise PrintError(f'card size must be one of {", ".join(geometry.CARDS)}, not "{card}"')
+        raise PrintError(N_('card size must be one of %(choices)s, not "%(value)s"'),
+                         choices=", ".join(geometry.CARDS), value=card)
     if not deck.has_card(card_id):
-        raise PrintError(f'the deck "{deck.id}" has no card "{card_id}"')
+        raise PrintError(N_('the deck "%(deck)s" has no card "%(card)s"'), deck=deck.id, card=card_id)
     font_pair = fonts()
     look = DeckLook(deck, font_pair)
-    font_pair.check(look.texts(), f'the deck "{deck.id}"')
+    font_pair.check(look.texts(), Text.of(N_('the deck "%(deck)s"'), deck=deck.id))
     width, height = (pt(v) for v in geometry.CARDS[card])
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, "a4", font_pair, f"{deck.title} - {card_id}")

@@ -17,7 +17,7 @@ from .. import rules
 from ..rules.markup import Paragraph as TextParagraph
 from ..rules.markup import inline_reportlab
 from . import geometry
-from .errors import PrintError
+from .errors import N_, PrintError, Text
 from .faces import INK, MUTED
 from .fonts import fonts
 from .sheets import CREATOR
@@ -32,11 +32,14 @@ def render_rules(preset: str, paper: str = "letter", language: str = rules.DEFAU
     try:
         page = rules.rules_page(preset, language)
     except rules.RulesError as exc:
-        raise PrintError(str(exc)) from None
+        raise PrintError(exc.template, **exc.params) from None
     if paper not in geometry.PAPERS:
-        raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{paper}"')
+        raise PrintError(N_('paper must be one of %(choices)s, not "%(value)s"'), choices=", ".join(geometry.PAPERS),
+                         value=paper)
     font_pair = fonts()
-    font_pair.check([("the rules", text) for text in page.texts()], f'the rules sheet "{preset}" ({language})')
+    where = Text.of(N_("the rules"))
+    font_pair.check([(where, text) for text in page.texts()],
+                    Text.of(N_('the rules sheet "%(preset)s" (%(language)s)'), preset=preset, language=language))
     # The largest body size at which the page fits on one sheet: short pages print bigger.
     for size in BODY_SIZES:
         data, pages = _build(page, paper, font_pair, size)

@@ -5,7 +5,7 @@ import io
 from dataclasses import dataclass
 
 from . import geometry, textfit
-from .errors import PrintError
+from .errors import N_, PrintError, Text
 from .faces import INK, MUTED
 from .fonts import fonts
 from .geometry import Rect, pt
@@ -31,15 +31,18 @@ class PadLayout:
 
 def pad_layout(paper: tuple[float, float], players: int, hands: int) -> PadLayout:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PrintError(f"a score pad has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        raise PrintError(N_("a score pad has %(least)d to %(most)d players, not %(count)d"), least=MIN_PLAYERS,
+                         most=MAX_PLAYERS, count=players)
     if not MIN_HANDS <= hands <= MAX_HANDS:
-        raise PrintError(f"a score pad has {MIN_HANDS} to {MAX_HANDS} hands, not {hands}")
+        raise PrintError(N_("a score pad has %(least)d to %(most)d hands, not %(count)d"), least=MIN_HANDS,
+                         most=MAX_HANDS, count=hands)
     width, height = paper
     top = height - MARGIN - HEAD
     room = top - MARGIN - NAME_ROW
     row = min(MAX_ROW, room / (hands + 1))
     if row < MIN_ROW:
-        raise PrintError(f"{hands} hands do not fit on one page; at most {int(room // MIN_ROW) - 1}")
+        raise PrintError(N_("%(count)d hands do not fit on one page; at most %(most)d"), count=hands,
+                         most=int(room // MIN_ROW) - 1)
     column = (width - 2 * MARGIN - FIRST_COLUMN) / players
     xs = (MARGIN,) + tuple(MARGIN + FIRST_COLUMN + i * column for i in range(players + 1))
     ys = (top, top - NAME_ROW) + tuple(top - NAME_ROW - (i + 1) * row for i in range(hands + 1))
@@ -49,7 +52,8 @@ def pad_layout(paper: tuple[float, float], players: int, hands: int) -> PadLayou
 def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
                     language: str = SOURCE_LANGUAGE) -> bytes:
     if paper not in geometry.PAPERS:
-        raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{paper}"')
+        raise PrintError(N_('paper must be one of %(choices)s, not "%(value)s"'), choices=", ".join(geometry.PAPERS),
+                         value=paper)
     size = geometry.PAPERS[paper]
     layout = pad_layout(size, players, hands)
     font_pair = fonts()
@@ -60,8 +64,9 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
     rule = words.gettext("One point for each set laid down. Write each hand's sets under each player; "
                          "add them up at the end.")
     player, total, hand_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand {number}")
-    font_pair.check([("the score pad", text) for text in (title, line, rule, player, total, hand_row)],
-                    f"the score pad ({language})")
+    where = Text.of(N_("the score pad"))
+    font_pair.check([(where, text) for text in (title, line, rule, player, total, hand_row)],
+                    Text.of(N_("the score pad (%(language)s)"), language=language))
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, font_pair, title)
     canvas.setSubject(words.ngettext("{num} player", "{num} players", players).format(num=players) + ", "

@@ -8,7 +8,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..decks import Deck
 from . import geometry, textfit
-from .errors import PrintError
+from .errors import PrintError, Text
 from .faces import MUTED, DeckLook, draw_back, draw_front
 from .fonts import FontPair, fonts
 from .geometry import BLEED, DUPLEX, Layout, pt
@@ -33,14 +33,18 @@ class PrintOptions:
 
     def __post_init__(self) -> None:
         if self.paper not in geometry.PAPERS:
-            raise PrintError(f'paper must be one of {", ".join(geometry.PAPERS)}, not "{self.paper}"')
+            raise PrintError(N_('paper must be one of %(choices)s, not "%(value)s"'),
+                             choices=", ".join(geometry.PAPERS), value=self.paper)
         if self.card not in geometry.CARDS:
-            raise PrintError(f'card size must be one of {", ".join(geometry.CARDS)}, not "{self.card}"')
+            raise PrintError(N_('card size must be one of %(choices)s, not "%(value)s"'),
+                             choices=", ".join(geometry.CARDS), value=self.card)
         if self.duplex not in DUPLEX:
-            raise PrintError(f'duplex must be one of {", ".join(DUPLEX)}, not "{self.duplex}"')
+            raise PrintError(N_('duplex must be one of %(choices)s, not "%(value)s"'), choices=", ".join(DUPLEX),
+                             value=self.duplex)
         for value in self.back_offset:
             if not -MAX_OFFSET <= value <= MAX_OFFSET:
-                raise PrintError(f"a back offset must be between -{MAX_OFFSET:g} and {MAX_OFFSET:g} mm, not {value:g}")
+                raise PrintError(N_("a back offset must be between -%(most)s and %(most)s mm, not %(value)s"),
+                                 most=f"{MAX_OFFSET:g}", value=f"{value:g}")
 
     def layout(self) -> Layout:
         return geometry.grid_layout(geometry.PAPERS[self.paper], geometry.CARDS[self.card],
@@ -65,7 +69,8 @@ def render_deck(deck: Deck, options: PrintOptions) -> bytes:
     look = DeckLook(deck, font_pair)  # reads every image the deck uses, refusing a broken one
     words = translations(deck.language)  # what printing adds to the sheets is said in the deck's language
     footer = words.gettext(FOOTER)
-    font_pair.check([*look.texts(), ("the sheet's footer", footer)], f'the deck "{deck.id}"')
+    font_pair.check([*look.texts(), (Text.of(N_("the sheet's footer")), footer)],
+                    Text.of(N_('the deck "%(deck)s"'), deck=deck.id))
     layout = options.layout()
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, options.paper, font_pair, words.gettext(PDF_TITLE).format(title=deck.title))

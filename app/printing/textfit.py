@@ -13,7 +13,7 @@ from typing import Sequence
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .errors import PrintError
+from .errors import N_, PrintError
 from .fonts import INK_ASCENT
 
 LEADING = 1.15  # line spacing, as a share of the size
@@ -135,8 +135,8 @@ def fit(paragraphs: Sequence[str], font: str, descent: float, width: float, heig
     shown = paragraphs[0] if len(paragraphs) == 1 else " / ".join(paragraphs)
     if len(shown) > 60:
         shown = shown[:57] + "..."
-    raise TextDoesNotFit(f'"{shown}" is too long to print in the space the card has for it; shorten it '
-                         "or choose a larger card")
+    raise TextDoesNotFit(N_('"%(text)s" is too long to print in the space the card has for it; shorten it '
+                            "or choose a larger card"), text=shown)
 
 
 def draw(canvas, fitted: Fitted, x: float, y: float, width: float, height: float,

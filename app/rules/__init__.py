@@ -30,19 +30,32 @@ __all__ = ["PRESETS", "LANGUAGES", "DEFAULT_LANGUAGE", "SECTIONS", "RulesPage", 
            "Run", "Block", "Inline"]
 
 
+def N_(template: str) -> str:
+    """Marks an English template for the translation catalogs (printing says it in the reader's language)."""
+    return template
+
+
 class RulesError(LookupError):
-    pass
+    """str() is the English sentence; `template` (marked, with `%(name)s` fields) and `params` let
+    printing's PrintError carry it into another language."""
+
+    def __init__(self, template: str, **params: str):
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
 
 
 class UnknownPreset(RulesError):
     def __init__(self, preset: str):
-        super().__init__(f'there are no rules called "{preset}"; choose one of {", ".join(PRESETS)}')
+        super().__init__(N_('there are no rules called "%(preset)s"; choose one of %(choices)s'), preset=preset,
+                         choices=", ".join(PRESETS))
         self.preset = preset
 
 
 class UnknownLanguage(RulesError):
     def __init__(self, language: str):
-        super().__init__(f'the rules are written in {", ".join(LANGUAGES)}, not "{language}"')
+        super().__init__(N_('the rules are written in %(languages)s, not "%(language)s"'),
+                         languages=", ".join(LANGUAGES), language=language)
         self.language = language
 
 

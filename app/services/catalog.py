@@ -12,8 +12,8 @@ from ..engine.bots import BOTS
 from ..engine.moves import N_
 from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, Options
 
-# The help lines are marked for the catalogs (N_): the API gives them in English, the new-table page in
-# the reader's language.
+# The help lines and labels are marked for the catalogs (N_): the API gives them in English, the
+# new-table page and the teacher's table page in the reader's language.
 PRESET_HELP = {
     "standard": N_("Authors with any deck: ask a player for a whole set; a miss passes the turn to the left."),
     "classic": N_("Authors as in 1861: ask for one named card; two to six players."),
@@ -45,6 +45,45 @@ OPTION_HELP = {
     "jokers": N_("With a removed rank: its four cards and two jokers form a ninth set."),
     "rank_sets": N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."),
     "name_the_work": N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."),
+}
+
+# Short names for the new-table form, the option's id beside it (the API and docs/rules.md use the ids).
+OPTION_LABELS = {
+    "ask_by": N_("Ask for"),
+    "miss_passes_to": N_("After a miss, the turn goes to"),
+    "bluff_asks": N_("Bluff asks"),
+    "stock": N_("Stock"),
+    "deal_size": N_("Cards dealt"),
+    "lucky_draw_continues": N_("A lucky draw goes on"),
+    "dealer_asks_first": N_("The dealer asks first"),
+    "double_deck": N_("Double deck"),
+    "min_players": N_("Fewest players"),
+    "max_players": N_("Most players"),
+    "teams": N_("Teams"),
+    "claims": N_("Claims"),
+    "lay_down_complete": N_("Complete sets go down"),
+    "claims_any_time": N_("Claims at any time"),
+    "claiming_team_picks_next": N_("The claimer picks who goes next"),
+    "high_sets_double": N_("High sets score double"),
+    "announce_last_card": N_("Announce the last card"),
+    "public_log": N_("Public log"),
+    "equal_sets_required": N_("Sets of one size"),
+    "removed_rank": N_("Removed rank"),
+    "jokers": N_("Jokers"),
+    "rank_sets": N_("Sets by rank"),
+    "name_the_work": N_("Naming the work"),
+}
+
+# What an option's choices mean (the values stay the ids: "set", "card", ...).
+CHOICE_LABELS = {
+    "ask_by": {"set": N_("a whole set"), "card": N_("one named card")},
+    "miss_passes_to": {"left": N_("the asker's left"), "asked": N_("the player asked")},
+}
+
+BOT_NAMES = {
+    "random": N_("Random"),
+    "memory": N_("Memory"),
+    "expert": N_("Expert"),
 }
 
 BOT_HELP = {
@@ -126,8 +165,10 @@ def catalog(teacher_id: int | None = None) -> dict[str, Any]:
         "decks": deck_rows,
         "presets": [{"id": name, "help": PRESET_HELP.get(name, ""), "default_deck": DEFAULT_DECKS.get(name),
                      "options": PRESETS[name].to_dict()} for name in PRESETS],
-        "options": [{"name": name, "kind": option_kind(name), "choices": option_choices(name),
+        "options": [{"name": name, "label": OPTION_LABELS.get(name, name), "kind": option_kind(name),
+                     "choices": option_choices(name), "choice_labels": CHOICE_LABELS.get(name),
                      "help": OPTION_HELP.get(name, "")} for name in OPTION_NAMES],
-        "bots": [{"id": name, "help": BOT_HELP.get(name, name)} for name in BOTS],
+        "bots": [{"id": name, "label": BOT_NAMES.get(name, name), "help": BOT_HELP.get(name, name)}
+                 for name in BOTS],
         "match_formats": [{"id": k, "help": v} for k, v in MATCH_FORMATS.items()],
     }

@@ -7,13 +7,14 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..db import db, write_lock
 from ..engine.bots import BOTS
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
-from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, translated
 from ..models import Seat, Table
 from . import hands, studio
 from .codes import NameProblem, clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, \
@@ -30,8 +31,10 @@ OPEN_STATUSES = ("lobby", "playing", "finished")
 # Finding and committing
 # ----------------------------------------------------------------------------------------------------
 def find(code: str) -> Table:
+    """The table with its seats and hands, in one query (every answer about a table shows them all)."""
     clean = normalize_code(code)
-    table = Table.query.filter_by(code=clean).one_or_none() if is_valid_code(clean) else None
+    table = (Table.query.options(joinedload(Table.seats), joinedload(Table.hands)).filter_by(code=clean)
+             .one_or_none() if is_valid_code(clean) else None)
     if table is None:
         raise NotFound(_('There is no table with the code "%(code)s". Check the code on the board.',
                          code=str(code)[:12]), code="unknown-code")
@@ -147,7 +150,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     try:
         options = make_options(rules, overrides)
     except OptionsError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(translated(exc)) from None
     overrides = options.overrides(PRESETS[rules])
 
     name = spec.get("name") or ""
@@ -201,7 +204,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     try:
         Game(deck, options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
     except SetupError as exc:
-        raise BadRequest(_("this table cannot be played: %(reason)s", reason=exc)) from None
+        raise BadRequest(_("this table cannot be played: %(reason)s", reason=translated(exc))) from None
 
     match = spec.get("match") or {"format": "hands", "value": 1}
     if not isinstance(match, dict):

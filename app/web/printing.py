@@ -7,6 +7,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ..decks import builtin_decks
+from ..i18n import translated
 from ..printing import geometry
 from ..printing.errors import PrintError
 
@@ -77,7 +78,7 @@ def scorepad_pdf():
     try:
         data = scorepad.render_scorepad(players, hands, paper, language)
     except PrintError as exc:  # the server lacks a font with these glyphs
-        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=str(exc)))
+        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=translated(exc)))
     return _pdf(data, f"scorepad-{language}-{paper}.pdf")
 
 
@@ -97,7 +98,7 @@ def alignment_pdf():
     try:
         data = render_alignment(options, language)
     except PrintError as exc:
-        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=str(exc)))
+        abort(503, description=_("This page cannot be printed on this server: %(error)s", error=translated(exc)))
     return _pdf(data, f"alignment-{language}-{paper}.pdf")
 
 
@@ -123,11 +124,12 @@ def pdf_response(deck, name: str, unprintable: int = 503) -> Response:
                                duplex=_choice("duplex", geometry.DUPLEX, "long"),
                                back_offset=(_millimetres("back_offset_x"), _millimetres("back_offset_y")))
     except PrintError as exc:
-        abort(400, description=str(exc))
+        abort(400, description=translated(exc))
     try:
         data = render_deck(deck, options)
     except PrintError as exc:  # the server lacks a font with these glyphs: a server problem, not a bad request
-        abort(unprintable, description=_("This deck cannot be printed on this server: %(error)s", error=str(exc)))
+        abort(unprintable, description=_("This deck cannot be printed on this server: %(error)s",
+                                                   error=translated(exc)))
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}-{paper}.pdf"'
     return response

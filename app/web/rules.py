@@ -14,6 +14,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import rules
+from ..i18n import translated
 from ..printing import geometry
 from ..printing.errors import PrintError
 from ..rules.markup import inline_html, sections_html
@@ -85,7 +86,7 @@ def pdf(preset: str):
     try:
         data = render_rules(preset, paper, found.language)
     except PrintError as exc:  # the server lacks a font with these glyphs: a server problem, not a bad request
-        abort(503, description=_("These rules cannot be printed on this server: %(error)s", error=str(exc)))
+        abort(503, description=_("These rules cannot be printed on this server: %(error)s", error=translated(exc)))
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="rules-{preset}-{found.language}-{paper}.pdf"'
     return _vary(response, negotiated)

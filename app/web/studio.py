@@ -16,6 +16,7 @@ from flask_login import current_user
 from ..decks import builtin_decks
 from ..decks.loader import MAX_CARDS, MAX_SETS
 from ..decks.yamlsafe import MAX_BYTES
+from ..i18n import translated
 from ..printing.errors import PrintError
 from ..services import studio
 from ..services.errors import ServiceError
@@ -274,7 +275,8 @@ def card_preview(number: int, card_id: str):
             try:
                 data = card_png(deck, card_id)
             except PrintError as exc:
-                abort(422, description=_("This card cannot be printed on this server: %(error)s", error=str(exc)))
+                abort(422, description=_("This card cannot be printed on this server: %(error)s",
+                                               error=translated(exc)))
             with _previews_lock:
                 _previews[key] = data
                 while len(_previews) > PREVIEW_CACHE:

@@ -4,12 +4,15 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from .. import rules
+from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
 from ..i18n import current_language
 from ..services import tables as table_service
-from ..services.catalog import catalog, option_kind
+from ..services.catalog import BOT_NAMES, CHOICE_LABELS, catalog, option_kind
 from ..services.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
@@ -68,9 +71,28 @@ def _presets_defaults(name: str) -> str:
     return json.dumps({preset: getattr(options, name) for preset, options in PRESETS.items()})
 
 
+def _choice_labels(name: str) -> str:
+    """An option's choices as the reader reads them ({"set": "a whole set", ...}), for the form's script."""
+    return json.dumps({value: _(label) for value, label in CHOICE_LABELS.get(name, {}).items()}, ensure_ascii=False)
+
+
+def _preset_titles() -> dict[str, str]:
+    """Each preset by the title of its rules page in the reader's language (the form submits the ids)."""
+    language = current_language()
+    language = language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE
+    return {preset: rules.rules_page(preset, language).title if preset in rules.PRESETS else preset
+            for preset in PRESETS}
+
+
 def _new_form(form, error: str | None) -> str:
     return render_template("tables/new.html", catalog=catalog(current_user.id), form=form, error=error, seats=FORM_SEATS,
-                           default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults)
+                           default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults,
+                           choice_labels=_choice_labels, preset_titles=_preset_titles())
+
+
+def bot_names() -> str:
+    """The computer players as [id, name] pairs in the reader's language, for the teacher's table page."""
+    return json.dumps([[bot, _(BOT_NAMES.get(bot, bot))] for bot in BOTS], ensure_ascii=False)
 
 
 @bp.get("/t/<code>")
@@ -81,7 +103,7 @@ def manage(code: str):
         if seating.held_seats(table):
             return redirect(url_for("play.play", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
-    return render_template("tables/manage.html", table=table,
+    return render_template("tables/manage.html", table=table, bots=bot_names(),
                            join_url=url_for("tables.join_link", code=table.code, _external=True))
 
 

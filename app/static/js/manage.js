@@ -12,8 +12,9 @@
   const playLink = document.getElementById("play-link");
   const handsBox = document.getElementById("hands-box"), handsList = document.getElementById("hands");
   let state = null;
-  let bots = ["random"];
-  AC.api("GET", root.dataset.catalog).then(function (c) { bots = c.bots.map(function (b) { return b.id; }); if (state) draw(state); });
+  const bots = JSON.parse(root.dataset.bots || '[["random", "random"]]');  // [id, name in the reader's language]
+  const botNames = {};
+  bots.forEach(function (b) { botNames[b[0]] = b[1]; });
 
   function showError(message) { errorLine.textContent = message || ""; errorLine.hidden = !message; }
 
@@ -45,7 +46,7 @@
     AC.clear(seatsBody);
     s.seats.forEach(function (seat) {
       const who = seat.name ? seat.name : AC.gettext("free seat");
-      const kind = seat.kind === "computer" ? AC.gettext("computer (%(bot)s)", { bot: seat.bot }) :
+      const kind = seat.kind === "computer" ? AC.gettext("computer (%(bot)s)", { bot: botNames[seat.bot] || seat.bot }) :
         seat.vacant ? (seat.name ? AC.gettext("away") : AC.gettext("waiting")) : (seat.here ? AC.gettext("on this device") : AC.gettext("student"));
       const controls = el("td", { class: "controls" });
       if (seat.name) {
@@ -60,7 +61,7 @@
       }
       if (s.status !== "finished" && s.status !== "closed") {
         const strength = el("select", { "aria-label": AC.gettext("Computer player for seat %(number)d", { number: seat.position + 1 }) },
-          bots.map(function (b) { return el("option", { value: b, selected: b === seat.bot }, b); }));
+          bots.map(function (b) { return el("option", { value: b[0], selected: b[0] === seat.bot }, b[1]); }));
         controls.append(el("form", { class: "inline to-computer", onsubmit: function (e) {
           e.preventDefault(); act("PATCH", seatUrl(seat.position), { kind: "computer", bot: strength.value });
         } }, strength, el("button", { type: "submit" }, seat.kind === "computer" ? AC.gettext("Change strength") : AC.gettext("Computer player"))));

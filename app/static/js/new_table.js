@@ -8,8 +8,10 @@
   function show() {
     document.querySelectorAll("tr.option").forEach(function (row) {
       const defaults = JSON.parse(row.dataset.defaults || "{}");
+      const labels = JSON.parse(row.dataset.labels || "{}");  // a choice's words in the reader's language
       const value = defaults[rules.value];
-      const text = value === true ? AC.gettext("yes") : value === false ? AC.gettext("no") : value === null ? "—" : String(value);
+      const text = value === true ? AC.gettext("yes") : value === false ? AC.gettext("no") : value === null ? "—" :
+        labels[value] || String(value);
       row.querySelector(".default").textContent = AC.gettext("(the rules: %(value)s)", { value: text });
     });
   }
