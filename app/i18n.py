@@ -40,6 +40,16 @@ def select_language() -> str:
     return request.accept_languages.best_match(LANGUAGES, default=DEFAULT_LANGUAGE)
 
 
+def preset_title(preset: str) -> str:
+    """A rules preset (standard, go-fish ...) by the title of its rules page in the reader's language."""
+    from . import rules
+
+    if preset not in rules.PRESETS:
+        return preset
+    language = current_language()
+    return rules.rules_page(preset, language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE).title
+
+
 def current_language() -> str:
     """The language of this request's pages and messages (a teacher's interface language)."""
     locale = get_locale()
@@ -108,6 +118,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(format_count, "number")
     app.add_template_filter(format_share, "percent")
     app.add_template_filter(iso_time, "iso_time")
+    app.add_template_filter(preset_title, "preset_title")
 
     @app.after_request
     def remember_language(response):

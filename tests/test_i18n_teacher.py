@@ -107,6 +107,10 @@ def test_a_report_in_french_has_french_words_dates_and_percentages(app):
     assert f"au {format_date(today, 'medium', locale='fr')} (UTC)" in page
     assert re.search(r"\(\d{1,3}\s%\)", page), "a share of right answers, written the French way"
     assert "Class reports" not in page and "No answer" not in page
+    from app.rules import rules_page
+
+    rules_column = re.findall(r"<td>{0}</td>".format(re.escape(rules_page("standard", "fr").title)), page)
+    assert rules_column and "<td>standard</td>" not in page  # the rules by their French name, not the id
     russian = teacher.get("/reports/?lang=ru").get_data(as_text=True)
     assert "Отчёты по классу" in russian and format_date(today, "medium", locale="ru") in russian
     english = teacher.get("/reports/?lang=en").get_data(as_text=True)
@@ -235,3 +239,10 @@ def test_every_printed_text_has_its_glyphs_in_the_font(language):
 
     assert render_scorepad(4, 5, "a4", language).startswith(b"%PDF")
     assert render_alignment(PrintOptions(paper="a4"), language).startswith(b"%PDF")
+
+
+def test_card_sizes_are_named_in_the_readers_language(client):
+    page = client.get("/decks/standard-52?lang=ru").get_data(as_text=True)
+    assert '<option value="poker">покерная 63.5 × 88.9 mm</option>' in page
+    page = client.get("/decks/standard-52?lang=it").get_data(as_text=True)
+    assert '<option value="tarot">tarocchi 70 × 120 mm</option>' in page

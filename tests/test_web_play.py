@@ -295,6 +295,10 @@ def test_polling_answers_304_until_the_table_changes(play_app):
     assert public.status_code == 200
     listing = teacher.get("/api/tables")
     assert teacher.get("/api/tables", headers={"If-None-Match": listing.headers["ETag"]}).status_code == 304
+    assert listing.get_json()["tables"][0]["rules_title"] == "Authors with an ordinary deck"
+    # the overview names the rules in the reader's language: another language, another ETag
+    italian = teacher.get("/api/tables?lang=it", headers={"If-None-Match": listing.headers["ETag"]})
+    assert italian.status_code == 200 and italian.get_json()["tables"][0]["rules_title"] != "Authors with an ordinary deck"
 
 
 def test_computer_players_move_one_at_a_time_at_the_pace(app):

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from ..i18n import current_language
+from ..i18n import current_language, preset_title
 
 from ..services import hands, idempotency, state, tables
 from ..services.catalog import catalog
@@ -76,7 +76,7 @@ def list_tables():
     rows = tables.open_tables(current_user.id)
     for table in rows:
         hands.advance(table)
-    etag = f"o{current_user.id}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
+    etag = f"o{current_user.id}-{current_language()}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
     data = state.overview(rows)
@@ -84,6 +84,7 @@ def list_tables():
         row["links"] = {"projector": url_for("tables.projector", code=table.code),
                         "manage": url_for("tables.manage", code=table.code)}
         row["teacher"] = seating.is_teacher(table)
+        row["rules_title"] = preset_title(table.rules)  # the rules by their name in the reader's language
     return _fresh(jsonify(tables=data), etag)
 
 

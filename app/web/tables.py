@@ -7,10 +7,9 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
-from .. import rules
 from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
-from ..i18n import current_language
+from ..i18n import current_language, preset_title
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, CHOICE_LABELS, catalog, option_kind
 from ..services.codes import normalize_code
@@ -78,10 +77,7 @@ def _choice_labels(name: str) -> str:
 
 def _preset_titles() -> dict[str, str]:
     """Each preset by the title of its rules page in the reader's language (the form submits the ids)."""
-    language = current_language()
-    language = language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE
-    return {preset: rules.rules_page(preset, language).title if preset in rules.PRESETS else preset
-            for preset in PRESETS}
+    return {preset: preset_title(preset) for preset in PRESETS}
 
 
 def _new_form(form, error: str | None) -> str:

@@ -24,7 +24,7 @@
         closed: AC.gettext("closed") }[t.status] || t.status;
       body.append(el("tr", { "data-code": t.code },
         el("td", {}, el("b", { class: "code", text: t.code })),
-        el("td", { text: (t.name ? t.name + " · " : "") + t.rules + " · " + t.deck.title }),
+        el("td", { text: (t.name ? t.name + " · " : "") + (t.rules_title || t.rules) + " · " + t.deck.title }),
         el("td", { text: t.status === "playing" ? AC.gettext("hand %(number)d", { number: t.match.hand }) : status }),
         el("td", {}, players),
         el("td", { text: t.turn || "" }),
