@@ -219,6 +219,17 @@ class Proxy:
             self.sockets.clear()
 
 
+def _close_and_drop(app) -> None:
+    """Close the app's connections, then drop the tables it made in the server database."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    cleanup = create_engine(SERVER_DATABASE)
+    with cleanup.begin() as connection:
+        db.metadata.drop_all(connection)
+    cleanup.dispose()
+
+
 @pytest.mark.database
 @pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
                     reason="needs the PostgreSQL server (make test-postgres)")
@@ -257,13 +268,7 @@ def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, 
         assert seat_student(app, code, "Boris")
     finally:
         proxy.cut()
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        cleanup = create_engine(SERVER_DATABASE)
-        with cleanup.begin() as connection:
-            db.metadata.drop_all(connection)
-        cleanup.dispose()
+        _close_and_drop(app)
 
 
 @pytest.mark.database
@@ -296,10 +301,4 @@ def test_a_postgres_connection_that_died_while_idle_is_replaced_before_use(tmp_p
         assert response.status_code == 200, response.data[:300]
         assert seat_student(app, code, "Boris")
     finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-        cleanup = create_engine(SERVER_DATABASE)
-        with cleanup.begin() as connection:
-            db.metadata.drop_all(connection)
-        cleanup.dispose()
+        _close_and_drop(app)
