@@ -37,6 +37,8 @@ def prepare_schema(app: Flask) -> None:
 def create_app(test_config: dict | None = None) -> Flask:
     instance_path = os.environ.get("AUTHORS_INSTANCE_PATH")
     app = Flask(__name__, instance_path=instance_path or None, instance_relative_config=True)
+    from .web.json_provider import OrjsonProvider
+    app.json = OrjsonProvider(app)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from sqlalchemy import UniqueConstraint
+from sqlalchemy.orm import deferred
 
 from .db import db
 
@@ -20,7 +21,35 @@ def _now() -> float:
     return time.time()
 
 
-class Table(db.Model):
+# What a table, a seat and a hand say about themselves, for the ORM rows below and for the snapshots
+# of app/services/snapshots.py (plain values from one read) alike.
+class TableMixin:
+    @property
+    def overrides(self) -> dict[str, Any]:
+        return json.loads(self.options_json or "{}")
+
+    @property
+    def current_hand(self):
+        return self.hands[-1] if self.hands else None
+
+
+class SeatMixin:
+    @property
+    def vacant(self) -> bool:
+        return self.kind == "human" and self.token_hash is None
+
+
+class HandMixin:
+    @property
+    def header(self) -> dict[str, Any]:
+        return json.loads(self.header_json)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return json.loads(self.result_json) if self.result_json else None
+
+
+class Table(TableMixin, db.Model):
     __tablename__ = "play_tables"
 
     id = db.Column(db.Integer, primary_key=True)
@@ -47,20 +76,12 @@ class Table(db.Model):
 
     __mapper_args__ = {"version_id_col": version}
 
-    @property
-    def overrides(self) -> dict[str, Any]:
-        return json.loads(self.options_json or "{}")
-
-    @property
-    def current_hand(self) -> "Hand | None":
-        return self.hands[-1] if self.hands else None
-
     def touch(self) -> None:
         """Mark the table changed: the flush bumps its version (and refuses a concurrent change)."""
         self.changed_at = _now()
 
 
-class Seat(db.Model):
+class Seat(SeatMixin, db.Model):
     __tablename__ = "play_seats"
     __table_args__ = (UniqueConstraint("table_id", "position"), UniqueConstraint("table_id", "name_key"))
 
@@ -75,12 +96,8 @@ class Seat(db.Model):
 
     table = db.relationship("Table", back_populates="seats")
 
-    @property
-    def vacant(self) -> bool:
-        return self.kind == "human" and self.token_hash is None
 
-
-class Hand(db.Model):
+class Hand(HandMixin, db.Model):
     """One hand (one game) of a table's match: the record header and, once over, its result."""
     __tablename__ = "play_hands"
     __table_args__ = (UniqueConstraint("table_id", "number"),)
@@ -88,7 +105,8 @@ class Hand(db.Model):
     id = db.Column(db.Integer, primary_key=True)
     table_id = db.Column(db.Integer, db.ForeignKey("play_tables.id"), nullable=False, index=True)
     number = db.Column(db.Integer, nullable=False)         # 1, 2, ... within the match
-    header_json = db.Column(db.Text, nullable=False)       # the game record without its moves
+    # The game record without its moves: read only when a process builds the hand's game (deferred).
+    header_json = deferred(db.Column(db.Text, nullable=False))
     revision = db.Column(db.Integer, nullable=False, default=0)  # bumped when a rename rewrites the log
     result_json = db.Column(db.Text, nullable=True)        # the final public scores, once finished
     started_at = db.Column(db.Float, nullable=False, default=_now)
@@ -96,14 +114,6 @@ class Hand(db.Model):
     table = db.relationship("Table", back_populates="hands")
     moves = db.relationship("MoveRow", order_by="MoveRow.seq", back_populates="hand", lazy="select",
                             cascade="all, delete-orphan")
-
-    @property
-    def header(self) -> dict[str, Any]:
-        return json.loads(self.header_json)
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return json.loads(self.result_json) if self.result_json else None
 
 
 class MoveRow(db.Model):

@@ -182,7 +182,7 @@ async def student(table: Table, position: int, conn: Connection, stats: Stats, u
                     stats.moves += 1
                     stats.move_ms.append((done - sent) * 1000)
                 seen(version, done)
-                etag = None  # as play.js: the next poll fetches the whole state
+                etag = answer.get("state_etag")  # as play.js: the next poll is a 304 until the table moves
         else:
             stats.errors += stats.recording
         await asyncio.sleep(max(0.0, delay - (time.perf_counter() - now)))

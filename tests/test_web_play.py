@@ -301,6 +301,31 @@ def test_polling_answers_304_until_the_table_changes(play_app):
     assert italian.status_code == 200 and italian.get_json()["tables"][0]["rules_title"] != "Authors with an ordinary deck"
 
 
+def test_a_moves_answer_names_the_etag_of_its_state(play_app):
+    """The mover's next poll is a 304 (the answer carried the state), until the table moves on."""
+    code, _, clients = started(play_app)  # Anna, Boris and two computer players, who answer at once
+    deck = deck_of(clients["Anna"], code)
+    rng = random.Random(3)
+    public = get_state(clients["Anna"], code)
+    mover = clients[public["game"]["turn"]]
+    other = clients["Boris" if mover is clients["Anna"] else "Anna"]
+    state = get_state(mover, code)
+    answer = mover.post(f"/api/tables/{code}/moves",
+                        json={"version": state["version"], "move": choose_move(state, deck, rng)}).get_json()
+    tag = answer["state_etag"]
+    for url in (f"/api/tables/{code}", f"/api/tables/{code}?seat={answer['state']['you']['position']}"):
+        polled = mover.get(url, headers={"If-None-Match": tag})
+        assert polled.status_code == 304 and polled.headers["ETag"] == tag
+    # the same version for the other seat is another ETag; once the table moves on, the tag gets a 200
+    assert other.get(f"/api/tables/{code}", headers={"If-None-Match": tag}).status_code == 200
+    player = clients[answer["state"]["game"]["turn"]]
+    now = get_state(player, code)
+    assert player.post(f"/api/tables/{code}/moves",
+                       json={"version": now["version"], "move": choose_move(now, deck, rng)}).status_code == 200
+    fresh = mover.get(f"/api/tables/{code}", headers={"If-None-Match": tag})
+    assert fresh.status_code == 200 and fresh.get_json()["version"] > answer["state"]["version"]
+
+
 def test_computer_players_move_one_at_a_time_at_the_pace(app):
     app.config.update(BOT_PACE_SECONDS=30, HAND_PAUSE_SECONDS=30, DEAL_SEED=7)
     teacher = teacher_client(app)

@@ -59,8 +59,13 @@ class PublicView:
     winners: tuple[str, ...]
     version: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return {name: _plain(getattr(self, name)) for name in self.__dataclass_fields__ if name not in ("options", "deck", "asks")}
+    def to_dict(self, plain: bool = True) -> dict[str, Any]:
+        """The view's facts by name (not its options, deck or ask choices). `plain=False` leaves the
+        values as the engine holds them (tuples, shared dicts): for a JSON encoder, which needs no copy."""
+        fields = (name for name in self.__dataclass_fields__ if name not in ("options", "deck", "asks"))
+        if not plain:
+            return {name: getattr(self, name) for name in fields}
+        return {name: _plain(getattr(self, name)) for name in fields}
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..db import db, write_lock
+from ..db import db
 from ..engine.bots import BOTS, make_bot
 from ..engine.events import Event
 from ..engine.game import Game
@@ -31,13 +32,23 @@ from ..engine.moves import IllegalMove, Move
 from ..engine.options import make_options
 from ..engine.record import Record, record_of
 from ..models import Hand, MoveRow, Seat, Table
-from . import idempotency
+from . import idempotency, snapshots
+from .snapshots import HandSnapshot, TableSnapshot
 from .catalog import deck_by_ref, header_deck
 from .errors import Conflict, NotFound, Refused, ServiceError
 from .moves import move_from_row, move_to_row
 
 MAX_BOT_STEPS = 5000   # with no pace (tests), computer players move until a person must act
 MAX_HANDS = 50         # a first-to-N match ends here whatever the scores
+
+TABLES, MOVES = Table.__table__, MoveRow.__table__
+# Core statements, built once: every move runs them.
+NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
+             .where(MOVES.c.hand_id == bindparam("hand_id"), MOVES.c.seq >= bindparam("seen")).order_by(MOVES.c.seq))
+STORE_MOVE = insert(MOVES)
+NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("read"))
+                .values(version=bindparam("version"), changed_at=bindparam("changed_at"),
+                        next_bot_at=bindparam("next_bot_at")))
 
 DEFAULTS = {"BOT_PACE_SECONDS": 1.0, "HAND_PAUSE_SECONDS": 4.0, "POLL_MS": 1000, "DEAL_SEED": None}
 
@@ -83,8 +94,9 @@ def _key(hand: Hand) -> tuple[str, int]:
 
 
 def _stamp(hand: Hand) -> tuple:
-    """What must match for a cached game to be this hand's (ids come back after a database is reset)."""
-    return (hand.header_json, hand.revision, hand.started_at)
+    """What must match for a cached game to be this hand's: ids come back after a database is reset, the
+    moment a hand was dealt does not; a rename rewrites the log and bumps the revision."""
+    return (hand.table_id, hand.number, hand.started_at, hand.revision)
 
 
 def game_of(hand: Hand) -> Game:
@@ -104,13 +116,12 @@ def game_of(hand: Hand) -> Game:
             if _caught_up.get(key) == (stamp, hand.table.version):
                 return game
         version = hand.table.version  # read before the log: the game holds at least this version's moves
-        rows = (MoveRow.query.filter(MoveRow.hand_id == hand.id, MoveRow.seq >= len(game.moves))
-                .order_by(MoveRow.seq).all())
-        for row in rows:
-            if row.seq != len(game.moves):
+        rows = db.session.connection().execute(NEW_MOVES, {"hand_id": hand.id, "seen": len(game.moves)})
+        for seq, data_json in rows:
+            if seq != len(game.moves):
                 evict(hand)
                 raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
-            game.apply(move_from_row(row.data))
+            game.apply(move_from_row(json.loads(data_json)))
         _remember(_caught_up, key, (stamp, version), 512)
         return game
 
@@ -205,29 +216,37 @@ def match_winners(table: Table) -> list[str]:
 # ----------------------------------------------------------------------------------------------------
 # Moves
 # ----------------------------------------------------------------------------------------------------
-def _commit_move(table: Table, hand: Hand, game: Game, move: Move, before_commit=None) -> list[Event]:
+def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Move,
+                 before_commit=None) -> tuple[list[Event], TableSnapshot]:
     """Apply a move and store it in the caller's write transaction (which holds the table's lock), then
-    commit; the next hand is dealt when this one ends. `before_commit(events)` adds to the transaction."""
+    commit; the next hand is dealt when this one ends. `before_commit(events)` adds to the transaction.
+    Returns the move's events and the table as this commit left it.
+
+    A move is an INSERT of its row and an UPDATE of the table's version that names the version read
+    (Core statements: no ORM instances to load, about a third of a move's cost otherwise). The end of a
+    hand (its result, the next deal or the match's end) is rarer and goes through the ORM."""
     try:
         events = game.apply(move)
     except IllegalMove as refusal:
         raise Refused(refusal.message, code=refusal.code, refusal=refusal) from None
     now = time.time()
     try:
-        db.session.add(MoveRow(hand_id=hand.id, seq=len(game.moves) - 1,
-                               data_json=json.dumps(move_to_row(move), ensure_ascii=False), played_at=now))
-        table.touch()
-        table.next_bot_at = now + setting("BOT_PACE_SECONDS") if _computer_turn(table, game) else NO_COMPUTER
+        connection = db.session.connection()
+        connection.execute(STORE_MOVE, {"hand_id": hand.id, "seq": len(game.moves) - 1, "played_at": now,
+                                        "data_json": json.dumps(move_to_row(move), ensure_ascii=False)})
+        next_bot_at = now + setting("BOT_PACE_SECONDS") if _computer_turn(table, game) else NO_COMPUTER
         if game.finished:
-            hand.result_json = json.dumps(hand_result(game), ensure_ascii=False)
-            if match_over(table):
-                table.status = "finished"
-            else:
-                deal(table, wait=setting("HAND_PAUSE_SECONDS"))
+            version = _finish_hand(table, hand, game, now, next_bot_at)
+        else:
+            version = table.version + 1
+            changed = connection.execute(NEXT_VERSION, {"table_id": table.id, "read": table.version, "version": version,
+                                                        "changed_at": now, "next_bot_at": next_bot_at}).rowcount
+            if changed != 1:
+                raise StaleDataError(f"table {table.id} is no longer at version {table.version}")
         if before_commit is not None:
             before_commit(events)
-        _commit_keeping_state()
-        _caught_up_at(hand, table.version)
+        db.session.commit()
+        _caught_up_at(hand, version)
     except (IntegrityError, StaleDataError):
         db.session.rollback()
         evict(hand)
@@ -237,31 +256,42 @@ def _commit_move(table: Table, hand: Hand, game: Game, move: Move, before_commit
         db.session.rollback()
         evict(hand)
         raise
-    return events
+    if game.finished:
+        return events, snapshots.by_id(table.id)
+    # What this commit wrote is all that changed (the table's lock was held): the snapshot follows it.
+    table.version, table.changed_at, table.next_bot_at = version, now, next_bot_at
+    return events, table
 
 
-def _commit_keeping_state() -> None:
-    """Commit, keeping what was loaded: the table was locked and written by this transaction, so it is
-    current as it stands, and the answer that follows needs no second reading of it."""
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
+def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: float, next_bot_at: float) -> int:
+    """The hand is over: store its result, then end the match or deal the next hand (ORM, in the move's
+    transaction). Returns the table's new version."""
+    row = db.session.get(Table, table.id, populate_existing=True)
+    if row is None or row.version != table.version:
+        raise StaleDataError(f"table {table.id} is no longer at version {table.version}")
+    stored = next(h for h in row.hands if h.id == hand.id)
+    stored.result_json = json.dumps(hand_result(game), ensure_ascii=False)
+    row.changed_at, row.next_bot_at = now, next_bot_at
+    if match_over(row):
+        row.status = "finished"
+    else:
+        deal(row, wait=setting("HAND_PAUSE_SECONDS"))
+    db.session.flush()
+    return row.version
 
 
-def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
-         key: str | None = None, fingerprint: str = "") -> tuple[list[dict], bool]:
+def play(table: TableSnapshot, seat, move: Move, expected_version: int | None,
+         key: str | None = None, fingerprint: str = "") -> tuple[list[dict], bool, TableSnapshot]:
     """A person's move from their seat, in one write transaction that holds the table's lock, so moves
     from every process and thread are applied one after the other, each against the version it names.
 
     With an idempotency `key`, the move is stored with its answer: a retry with the same key gets that
-    answer again and changes nothing. Returns the move's events as the seat saw them, and whether they
-    are the stored answer to an earlier try."""
+    answer again and changes nothing. Returns the move's events as the seat saw them, whether they are
+    the stored answer to an earlier try, and the table as the move (and any computer players' moves
+    after it) left it."""
     seat_id, seat_token, seat_name = seat.id, seat.token_hash, seat.name
     try:
-        table = write_lock(Table, table.id, loaded=table)
+        table = snapshots.locked(table)
         if table is None:
             raise NotFound(_("This table is gone."), code="unknown-code")
         scope = f"move:{table.id}"
@@ -269,7 +299,7 @@ def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
             stored = idempotency.find(scope, key, fingerprint)
             if stored is not None:
                 db.session.rollback()
-                return stored["result"], True
+                return stored["result"], True, table
         seat = next((s for s in table.seats if s.id == seat_id), None)
         if seat is None or seat.token_hash != seat_token or seat.name != seat_name:
             raise Conflict(_("Your seat changed at the same moment (the teacher moved or renamed someone); "
@@ -299,12 +329,11 @@ def play(table: Table, seat: Seat, move: Move, expected_version: int | None,
                 if key is not None:
                     idempotency.store(scope, key, fingerprint, {"result": result})
 
-            _commit_move(table, hand, game, move, before_commit=keep_answer)
+            table = _commit_move(table, hand, game, move, before_commit=keep_answer)[1]
     except ServiceError:
         db.session.rollback()
         raise
-    advance(table)
-    return result, False
+    return result, False, _advance(table)[1]
 
 
 NO_COMPUTER = 1e12  # next_bot_at while a person is to move: no computer player may move before a change
@@ -362,12 +391,19 @@ def _bot_due(table: Table, now: float) -> Seat | None:
     return seat if seat is not None and seat.kind == "computer" else None
 
 
-def advance(table: Table, now: float | None = None) -> int:
-    """Let computer players move: one move once the pace has passed (every move with no pace).
+def advance(table, now: float | None = None) -> int:
+    """Let computer players move: one move once the pace has passed (every move with no pace). Returns
+    how many moved: the caller's table (an ORM table expires with the commit; a snapshot does not) is
+    to be read again when any did.
 
     Called on every poll, by any worker. A computer's move is a write like a person's: it takes the
     table's lock and looks again, so of two workers that both see a computer player due, the second
     finds the move made (and the pace started again) and does nothing."""
+    return _advance(table, now)[0]
+
+
+def _advance(table, now: float | None = None) -> tuple[int, Any]:
+    """advance(), returning also the table as the last move left it (the caller's, when none moved)."""
     pace = setting("BOT_PACE_SECONDS")
     limit = 1 if pace > 0 else MAX_BOT_STEPS
     steps = 0
@@ -375,22 +411,22 @@ def advance(table: Table, now: float | None = None) -> int:
         clock = time.time() if now is None else now
         if _bot_due(table, clock) is None:
             break
-        locked = write_lock(Table, table.id, loaded=table)
+        locked = snapshots.locked(table)
         seat = _bot_due(locked, clock) if locked is not None else None
+        table = locked or table
         if seat is None:
             db.session.rollback()
             break
-        table = locked
         hand = table.current_hand
         with lock(hand):
             game = game_of(hand)
             move = _bot_for(seat, hand, game).choose(game.view(seat.name))
             try:
-                _commit_move(table, hand, game, move)
+                table = _commit_move(table, hand, game, move)[1]
             except Conflict:
                 break
         steps += 1
-    return steps
+    return steps, table
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import delete
+from sqlalchemy import bindparam, delete, insert, select
 
 from ..db import db
 from ..models import IdempotencyKey
@@ -44,10 +44,24 @@ def fingerprint(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
+KEYS = IdempotencyKey.__table__
+# Core statements, built once: every move with a key runs them (no ORM instances to load).
+FIND = select(KEYS.c.fingerprint, KEYS.c.response_json, KEYS.c.created_at) \
+    .where(KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key"))
+FORGET = delete(KEYS).where(KEYS.c.scope == bindparam("scope"), KEYS.c.key == bindparam("key"))
+STORE = insert(KEYS)
+EXPIRE = delete(KEYS).where(KEYS.c.created_at < bindparam("before"))
+
+
 def find(scope: str, key: str, digest: str) -> dict | None:
-    """The stored answer of this key, or None when it has not been used."""
-    row = db.session.get(IdempotencyKey, (scope, key))
-    if row is None or row.created_at < time.time() - KEEP_SECONDS:
+    """The stored answer of this key, or None when it has not been used (an expired one is forgotten
+    here, in the caller's transaction, so that `store` may use the key again)."""
+    connection = db.session.connection()
+    row = connection.execute(FIND, {"scope": scope, "key": key}).first()
+    if row is None:
+        return None
+    if row.created_at < time.time() - KEEP_SECONDS:
+        connection.execute(FORGET, {"scope": scope, "key": key})
         return None
     if row.fingerprint != digest:
         raise KeyReused(_("This Idempotency-Key was already used for another request; send a new key "
@@ -56,14 +70,11 @@ def find(scope: str, key: str, digest: str) -> dict | None:
 
 
 def store(scope: str, key: str, digest: str, response: dict) -> None:
-    """Keep the answer, in the caller's transaction (committed with the change it answers)."""
+    """Keep the answer, in the caller's transaction (committed with the change it answers), after `find`
+    said the key is free."""
     now = time.time()
-    old = db.session.get(IdempotencyKey, (scope, key))
-    if old is not None:  # an expired key, used again
-        db.session.delete(old)
-        db.session.flush()
-    db.session.add(IdempotencyKey(scope=scope, key=key, fingerprint=digest, created_at=now,
-                                  response_json=json.dumps(response, ensure_ascii=False)))
+    connection = db.session.connection()
+    connection.execute(STORE, {"scope": scope, "key": key, "fingerprint": digest, "created_at": now,
+                               "response_json": json.dumps(response, ensure_ascii=False)})
     if random.random() < 0.01:
-        db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < now - KEEP_SECONDS)
-                           .execution_options(synchronize_session=False))
+        connection.execute(EXPIRE, {"before": now - KEEP_SECONDS})

@@ -45,14 +45,19 @@ def seat_dict(seat: Seat, held: set[int] | None = None) -> dict[str, Any]:
             "vacant": seat.vacant, "here": seat.position in (held or ())}
 
 
+@lru_cache(maxsize=256)
+def _options_dict(rules: str, options_json: str) -> dict[str, Any]:
+    """The options in play, worked out once per process (shared: encoded, never changed)."""
+    return make_options(rules, json.loads(options_json or "{}")).to_dict()
+
+
 def summary(table: Table) -> dict[str, Any]:
     """The table without any game state: for lists, lobbies and every state."""
     deck = played_deck(table)
-    options = make_options(table.rules, table.overrides)
     current = table.current_hand
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
-        "language": table.language, "rules": table.rules, "options": options.to_dict(), "overrides": table.overrides,
+        "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},
         "match": {"format": table.match_format, "value": table.match_value,
@@ -80,7 +85,8 @@ def _asks(view: PlayerView) -> dict[str, Any] | None:
 
 
 def game_dict(view) -> dict[str, Any]:
-    out = view.to_dict()
+    """The view for the JSON answer (encoded at once: the engine's values are not copied)."""
+    out = view.to_dict(plain=False)
     if isinstance(view, PlayerView):
         out["asks"] = _asks(view)
     return out

@@ -16,10 +16,11 @@ from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, translated
 from ..models import Seat, Table
-from . import hands, studio
+from . import hands, snapshots, studio
 from .codes import NameProblem, clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, \
     token_hash, token_matches
 from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .snapshots import TableSnapshot
 
 MAX_SEATS = 22
 MAX_MATCH_HANDS = 20
@@ -30,14 +31,29 @@ OPEN_STATUSES = ("lobby", "playing", "finished")
 # ----------------------------------------------------------------------------------------------------
 # Finding and committing
 # ----------------------------------------------------------------------------------------------------
+def _no_table(code: Any) -> NotFound:
+    return NotFound(_('There is no table with the code "%(code)s". Check the code on the board.',
+                      code=str(code)[:12]), code="unknown-code")
+
+
 def find(code: str) -> Table:
-    """The table with its seats and hands, in one query (every answer about a table shows them all)."""
+    """The table with its seats (joined) and its hands (a second query, without their deals: joining both
+    collections would read seats x hands rows), as ORM instances: for whatever changes the table."""
     clean = normalize_code(code)
-    table = (Table.query.options(joinedload(Table.seats), joinedload(Table.hands)).filter_by(code=clean)
+    table = (Table.query.options(joinedload(Table.seats)).filter_by(code=clean)
              .one_or_none() if is_valid_code(clean) else None)
     if table is None:
-        raise NotFound(_('There is no table with the code "%(code)s". Check the code on the board.',
-                         code=str(code)[:12]), code="unknown-code")
+        raise _no_table(code)
+    return table
+
+
+def read(code: str) -> TableSnapshot:
+    """The table, its seats and hands as plain values (snapshots.py): for a screen's state and a move,
+    the requests every screen makes all the time."""
+    clean = normalize_code(code)
+    table = snapshots.by_code(clean) if is_valid_code(clean) else None
+    if table is None:
+        raise _no_table(code)
     return table
 
 

@@ -118,8 +118,9 @@ def table_state(code: str):
     unchanged = polling.not_modified_etag(code)
     if unchanged:
         return _not_modified(unchanged)
-    table = tables.find(code)
-    hands.advance(table)
+    table = tables.read(code)
+    if hands.advance(table):
+        table = tables.read(code)
     seat = seating.requested_seat(table, request.args.get("seat"))
     held = sorted(seating.held_seats(table))
     teacher = seating.is_teacher(table)
@@ -206,7 +207,7 @@ def _version(value) -> int | None:
 @bp.post("/tables/<code>/moves")
 def move(code: str):
     """Play a move from this browser's seat: {"seat": 0, "version": 12, "move": {"ask": "Boris", "set": "9"}}."""
-    table = tables.find(code)
+    table = tables.read(code)
     body = json_body()
     seat = seating.requested_seat(table, body.get("seat"))
     if seat is None:
@@ -219,8 +220,11 @@ def move(code: str):
     played = move_from_json(body["move"], seat.name)
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
-    result, replayed = hands.play(table, seat, played, version, key=key, fingerprint=digest)
-    response = jsonify(result=result, state=_state(table, seat))
+    result, replayed, table = hands.play(table, seat, played, version, key=key, fingerprint=digest)
+    seat = next(s for s in table.seats if s.id == seat.id)
+    held = sorted(seating.held_seats(table))
+    tag = polling.etag(table.id, table.version, seat.position, seating.is_teacher(table), held)
+    response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{tag}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response

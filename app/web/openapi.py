@@ -145,7 +145,11 @@ def openapi_document() -> dict[str, Any]:
                     "200": _json({"type": "object", "properties": {
                         "result": {"type": "array", "items": {"type": "object"},
                                    "description": "The events of the move as this seat saw them."},
-                        "state": STATE}}),
+                        "state": STATE,
+                        "state_etag": {"type": "string",
+                                       "description": "The ETag of `state` as GET /api/tables/{code}?seat=<this "
+                                                      "seat> answers it: send it as If-None-Match on the next "
+                                                      "poll, which is a 304 while nothing changes."}}}),
                     "400": BAD, "403": _error("Not this browser's seat (`not-your-seat`)."), "404": UNKNOWN,
                     "409": _error("Refused by the rules (the engine's code: `not-your-turn`, `set-not-held` "
                                   "...), a stale version, or the game not started/over."),

@@ -319,7 +319,7 @@
       const answered = (data.result || []).find(function (e) { return e.type === "answer"; });
       reveal = answered ? { title: answered.title, correct: answered.correct, text: answered.text } :
         ("answer" in move ? reveal : null);
-      poll.take(data.state, null);
+      poll.take(data.state, data.state_etag);  // the next poll is a 304 while nothing changes
       update(data.state);
     } catch (error) {
       showError(error.message);

@@ -1,0 +1,135 @@
+"""A table as one read saw it: plain values from two Core queries, no ORM instances.
+
+The two requests every screen makes all the time, its state (GET /api/tables/<code>) and a move, read
+the table this way: loading a table, its seats and its hands as ORM instances cost about 1.5 ms a
+request, most of a poll's work (bench/load.py). Snapshots carry the models' attribute names (and their
+properties, through the mixins of app/models.py), so state.py, seating.py and hands.py read either.
+
+A snapshot is never changed and never saved: hands.py writes a move with Core statements against the
+version the snapshot read (app/services/hands.py), and every other change goes through the ORM
+(app/services/tables.py).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, select
+
+from ..db import begin_write, db
+from ..models import Hand, HandMixin, Seat, SeatMixin, Table, TableMixin
+
+TABLES, SEATS, HANDS = Table.__table__, Seat.__table__, Hand.__table__
+HAND_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the deal: see header_json
+
+
+@dataclass(eq=False)
+class SeatSnapshot(SeatMixin):
+    id: int
+    table_id: int
+    position: int
+    kind: str
+    bot: str | None
+    name: str | None
+    name_key: str | None
+    token_hash: str | None
+
+
+@dataclass(eq=False)
+class HandSnapshot(HandMixin):
+    id: int
+    table_id: int
+    number: int
+    revision: int
+    result_json: str | None
+    started_at: float
+    table: "TableSnapshot | None" = field(default=None, repr=False)
+
+    @cached_property
+    def header_json(self) -> str:
+        """The deal, read when first needed (only a process that builds the hand's game needs it)."""
+        return db.session.connection().execute(select(HANDS.c.header_json).where(HANDS.c.id == self.id)).scalar_one()
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return _parsed(self.result_json) if self.result_json else None
+
+
+@dataclass(eq=False)
+class TableSnapshot(TableMixin):
+    id: int
+    code: str
+    name: str
+    deck_id: str
+    rules: str
+    options_json: str
+    match_format: str
+    match_value: int
+    language: str
+    status: str
+    teacher_id: int
+    created_at: float
+    changed_at: float
+    next_bot_at: float
+    version: int
+    seats: list[SeatSnapshot] = field(default_factory=list)
+    hands: list[HandSnapshot] = field(default_factory=list)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(result_json: str) -> dict[str, Any]:
+    """A finished hand's result, parsed once per process (every state shows the match's standings).
+    Shared: callers copy before they change anything."""
+    return json.loads(result_json)
+
+
+def _labelled(table, prefix: str, names) -> list:
+    return [table.c[name].label(prefix + name) for name in names]
+
+
+TABLE_FIELDS = [c.name for c in TABLES.c]
+SEAT_FIELDS = [c.name for c in SEATS.c]
+TABLE_AND_SEATS = (select(*_labelled(TABLES, "t_", TABLE_FIELDS), *_labelled(SEATS, "s_", SEAT_FIELDS))
+                   .outerjoin(SEATS, SEATS.c.table_id == TABLES.c.id).order_by(SEATS.c.position))
+BY_CODE = TABLE_AND_SEATS.where(TABLES.c.code == bindparam("key"))
+BY_ID = TABLE_AND_SEATS.where(TABLES.c.id == bindparam("key"))
+HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS)).where(HANDS.c.table_id == bindparam("table_id")) \
+    .order_by(HANDS.c.number)
+
+VERSION_FOR_UPDATE = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id")).with_for_update()
+
+
+def _read(statement, key) -> TableSnapshot | None:
+    connection = db.session.connection()
+    rows = connection.execute(statement, {"key": key}).all()
+    if not rows:
+        return None
+    split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
+    table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])))
+    table.seats = [SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None]
+    table.hands = [HandSnapshot(*row, table=table) for row in connection.execute(HANDS_OF, {"table_id": table.id})]
+    return table
+
+
+def by_code(code: str) -> TableSnapshot | None:
+    """The table with this (normalized) code, as it is now, or None."""
+    return _read(BY_CODE, code)
+
+
+def by_id(table_id: int) -> TableSnapshot | None:
+    return _read(BY_ID, table_id)
+
+
+def locked(table) -> TableSnapshot | None:
+    """Begin a write transaction and lock the table's row (app/db.py); the table as it is now: the
+    snapshot itself when its version has not moved since it was read, else read again under the lock.
+    (An ORM table may be given: the write path of a move works on snapshots.) None when it is gone."""
+    begin_write()
+    current = db.session.connection().execute(VERSION_FOR_UPDATE, {"table_id": table.id}).scalar()
+    if current is None:
+        return None
+    if isinstance(table, TableSnapshot) and current == table.version:
+        return table
+    return by_id(table.id)

@@ -1,0 +1,39 @@
+"""JSON answers encoded by orjson: a screen's state is several kilobytes, sent to every seat after every
+move, and the standard library's encoder was a tenth of that request's work (bench/load.py).
+
+Same output as Flask's own provider in what matters: keys sorted, tuples as arrays, dates, UUIDs,
+decimals and dataclasses through Flask's `default`; UTF-8 as it is rather than \\u escapes (both are
+JSON). Anything orjson refuses (an integer beyond 64 bits, say) falls back to Flask's encoder.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask.json.provider import DefaultJSONProvider
+
+OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME \
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+class OrjsonProvider(DefaultJSONProvider):
+    def _encode(self, obj: Any) -> bytes | None:
+        try:
+            return orjson.dumps(obj, default=self.default, option=OPTIONS)
+        except (orjson.JSONEncodeError, TypeError):
+            return None
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if not kwargs:
+            encoded = self._encode(obj)
+            if encoded is not None:
+                return encoded.decode()
+        return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any):
+        obj = self._prepare_response_obj(args, kwargs)
+        pretty = (self.compact is None and self._app.debug) or self.compact is False
+        encoded = None if pretty else self._encode(obj)
+        if encoded is None:
+            return super().response(obj)
+        return self._app.response_class(encoded + b"\n", mimetype=self.mimetype)
