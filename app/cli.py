@@ -23,7 +23,8 @@ def cli() -> None:
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--prod", is_flag=True, help="Serve with gunicorn for a school or district (needs SECRET_KEY).")
 @click.option("--workers", type=int, default=None, help="gunicorn worker processes (default: 2 per CPU core).")
-@click.option("--threads", type=int, default=4, show_default=True, help="Threads per gunicorn worker.")
+# 2 threads: on 2 cores, 4 workers x 2 threads served the most moves of 4x1 ... 8x2 (bench/load.py, README)
+@click.option("--threads", type=int, default=2, show_default=True, help="Threads per gunicorn worker.")
 def serve(host: str, port: int, prod: bool, workers: int | None, threads: int) -> None:
     """Serve the app: the development server (one classroom), or gunicorn with --prod."""
     if prod:

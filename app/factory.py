@@ -87,5 +87,5 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     from .web import security
 
-    security.register(app)
+    security.register(app)  # outermost: every response carries the security headers, FastPoll's 304s too
     return app

@@ -283,7 +283,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--database", default="sqlite", help="sqlite, postgres, or a DATABASE_URL")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: 2 per core)")
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2, help="threads per worker (authors serve's default)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a student takes to choose a move (0: moves the moment the turn is seen)")
     parser.add_argument("--poll-seconds", type=float, default=10, help="each closed-loop poll-cost run")

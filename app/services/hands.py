@@ -90,7 +90,7 @@ def game_from_header(header: dict[str, Any]) -> Game:
 
 
 def _key(hand: Hand) -> tuple[str, int]:
-    return (str(db.engine.url), hand.id)
+    return (db.engine.url, hand.id)  # the URL itself (hashable): rendering it each time cost a poll 1%
 
 
 def _stamp(hand: Hand) -> tuple:
@@ -371,7 +371,7 @@ def _turn(table: Table) -> str | None:
     hand = table.current_hand
     if hand is None:
         return None
-    cache_key = (str(db.engine.url), table.id)
+    cache_key = (db.engine.url, table.id)
     stamp = (table.version, hand.id, hand.started_at)
     cached = _turns.get(cache_key)
     if cached is not None and cached[0] == stamp:

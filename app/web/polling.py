@@ -26,7 +26,6 @@ from werkzeug.http import parse_cookie, parse_etags
 from ..db import db
 from ..models import Seat, Table
 from ..services.codes import is_valid_code, normalize_code, token_matches
-from .security import HEADERS
 
 VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bot_at, Table.teacher_id,
                             Seat.position, Seat.token_hash)
@@ -85,9 +84,6 @@ class FastPoll:
         self.app, self.wsgi_app = app, app.wsgi_app
         self.serializer = SecureCookieSessionInterface().get_signing_serializer(app)
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
-        self.headers = list(HEADERS.items())
-        if app.config.get("SESSION_COOKIE_SECURE"):
-            self.headers.append(("Strict-Transport-Security", "max-age=31536000"))
         with app.app_context():
             self.engine = db.engine
         if self.engine.dialect.name != "sqlite":
@@ -108,9 +104,9 @@ class FastPoll:
                 except Exception:  # noqa: BLE001 - Flask answers it, with a 503 if the database is down
                     tag = None
                 if tag:
+                    # (the security headers are added by security.SecurityHeaders, which wraps this)
                     start_response("304 NOT MODIFIED", [
-                        ("ETag", f'"{tag}"'), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie"),
-                        *self.headers])
+                        ("ETag", f'"{tag}"'), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie")])
                     return [b""]
         return self.wsgi_app(environ, start_response)
 

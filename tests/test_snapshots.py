@@ -1,0 +1,53 @@
+"""Snapshots (app/services/snapshots.py) read a table as the ORM does: the same columns, the same values,
+the same properties, and the deal only when a game is built from it."""
+from __future__ import annotations
+
+import dataclasses
+
+from sqlalchemy import event
+
+from app.db import db
+from app.models import Hand, Seat, Table
+from app.services import snapshots, tables
+
+from .web_support import for_play, open_table, seat_student, teacher_client
+
+
+def test_every_column_of_the_models_is_a_field_of_the_snapshots():
+    for model, snapshot, left_out in ((Table, snapshots.TableSnapshot, set()),
+                                      (Seat, snapshots.SeatSnapshot, set()),
+                                      (Hand, snapshots.HandSnapshot, {"header_json"})):
+        fields = {f.name for f in dataclasses.fields(snapshot)}
+        columns = {c.name for c in model.__table__.c}
+        assert columns - left_out <= fields, (model.__name__, columns - left_out - fields)
+    assert "header_json" not in snapshots.HAND_COLUMNS  # read on demand (a cached property)
+
+
+def test_a_snapshot_reads_what_the_orm_reads(app):
+    for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    seat_student(app, code, "Anna")
+    seat_student(app, code, "Boris")
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    with app.app_context():
+        row = tables.find(code)
+        snap = tables.read(code.lower())
+        for name in snapshots.TABLE_FIELDS:
+            assert getattr(snap, name) == getattr(row, name), name
+        assert snap.overrides == row.overrides
+        assert [(s.position, s.name, s.kind, s.bot, s.token_hash, s.vacant) for s in snap.seats] == \
+            [(s.position, s.name, s.kind, s.bot, s.token_hash, s.vacant) for s in row.seats]
+        assert [(h.id, h.number, h.revision, h.result, h.started_at) for h in snap.hands] == \
+            [(h.id, h.number, h.revision, h.result, h.started_at) for h in row.hands]
+        assert snap.current_hand.table is snap and snap.current_hand.number == row.current_hand.number
+
+        deal = row.current_hand.header  # (deferred on the ORM side too: read here, before counting)
+        statements = []
+        event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        fresh = snapshots.by_code(code)
+        assert len(statements) == 2 and not any("header_json" in sql for sql in statements)
+        assert fresh.current_hand.header == deal  # read now, once
+        assert len(statements) == 3
+        assert fresh.current_hand.header_json and len(statements) == 3
+        assert snapshots.by_code("ZZZZZZ") is None
