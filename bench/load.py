@@ -13,7 +13,9 @@ Reported: requests and moves per second; move latency (request to answer) p50/p9
 screens latency (from a move's answer to each other seat's poll that first shows the new version); and
 the cost of the version poll (a 304) against a bare Flask endpoint (/healthz) on the same server, each
 measured alone, closed-loop (8 connections), as requests per second of the whole server; the bare
-endpoint with the same session cookie as the poll, and without one. Loopback only (127.0.0.1);
+endpoint with the same session cookie as the poll, and without one; and the same as the serving
+processes' CPU time per request (gunicorn's, and on PostgreSQL the database server's too), which the
+load generator's own share of the cores does not blur. Loopback only (127.0.0.1);
 every loop is bounded in time. The load generator runs on the same 2 cores as the server.
 """
 from __future__ import annotations
@@ -217,9 +219,40 @@ async def run_load(port: int, tables: list[Table], students: list[list[Browser]]
     return stats
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) used so far by these processes, from /proc (Linux)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def serving_pids(server: Server, database: str) -> list[int]:
+    """The server's processes (gunicorn's master and workers) and, on PostgreSQL, the database server's:
+    what a request costs is the CPU all of them spend on it."""
+    pids = [server.process.pid]
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            status = (proc / "status").read_text()
+        except OSError:
+            continue
+        parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+        name = status.split("\n", 1)[0].split()[-1]
+        if parent == str(server.process.pid) or (database != "sqlite" and name == "postgres"):
+            pids.append(int(proc.name))
+    return pids
+
+
 async def closed_loop(port: int, path: str, browser: Browser | None, etag: str | None, connections: int,
-                      seconds: float) -> tuple[float, float, float]:
-    """Requests per second of the server answering `path` alone, `connections` clients back to back."""
+                      seconds: float) -> tuple[float, float, float, int]:
+    """Requests per second of the server answering `path` alone, `connections` clients back to back
+    (and p50, p95 latency and the number of requests)."""
     counts, latencies = [0], []
     until = time.perf_counter() + seconds
 
@@ -236,7 +269,7 @@ async def closed_loop(port: int, path: str, browser: Browser | None, etag: str |
 
     started = time.perf_counter()
     await asyncio.gather(*(one() for _ in range(connections)))
-    return counts[0] / (time.perf_counter() - started), pct(latencies, 50), pct(latencies, 95)
+    return counts[0] / (time.perf_counter() - started), pct(latencies, 50), pct(latencies, 95), counts[0]
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -318,9 +351,16 @@ def main() -> None:
         watcher.json("POST", f"/api/tables/{code}/join", {"name": "Watcher"})
         status, headers, _ = watcher.request("GET", f"/api/tables/{code}")
         etag = headers.get("etag")
-        bare_no_cookie = asyncio.run(closed_loop(server.port, "/healthz", None, None, 8, args.poll_seconds))
-        bare = asyncio.run(closed_loop(server.port, "/healthz", watcher, None, 8, args.poll_seconds))
-        poll = asyncio.run(closed_loop(server.port, f"/api/tables/{code}", watcher, etag, 8, args.poll_seconds))
+        pids = serving_pids(server, args.database)
+
+        def measured(path, browser, tag):  # (req/s, p50, p95, server CPU ms per request)
+            before = cpu_seconds(pids)
+            rps, p50, p95, count = asyncio.run(closed_loop(server.port, path, browser, tag, 8, args.poll_seconds))
+            return rps, p50, p95, (cpu_seconds(pids) - before) * 1000 / max(1, count)
+
+        bare_no_cookie = measured("/healthz", None, None)
+        bare = measured("/healthz", watcher, None)
+        poll = measured(f"/api/tables/{code}", watcher, etag)
     finally:
         server.stop()
 
@@ -340,6 +380,9 @@ def main() -> None:
         "bare_no_cookie_rps": round(bare_no_cookie[0], 1),
         "poll304_rps": round(poll[0], 1), "poll304_ms_p50_p95": [round(poll[1], 2), round(poll[2], 2)],
         "poll_cost_ratio": round(bare[0] / poll[0], 2) if poll[0] else None,
+        # the same comparison as the serving processes' CPU per request (gunicorn's, and PostgreSQL's)
+        "bare_cpu_ms": round(bare[3], 3), "poll304_cpu_ms": round(poll[3], 3),
+        "poll_cpu_ratio": round(poll[3] / bare[3], 2) if bare[3] else None,
         "poll_cost_ratio_no_cookie": round(bare_no_cookie[0] / poll[0], 2) if poll[0] else None,
     }
     print(json.dumps(figures, indent=2))
@@ -350,7 +393,9 @@ def main() -> None:
           f"p50/p95/p99 {figures['screen_ms'][50]}/{figures['screen_ms'][95]}/{figures['screen_ms'][99]} ms "
           f"(max {figures['screen_max_ms']}); poll 304 {figures['poll304_rps']} req/s vs bare "
           f"{figures['bare_rps']} req/s with the same cookie: {figures['poll_cost_ratio']}x "
-          f"(bare without a cookie {figures['bare_no_cookie_rps']} req/s: {figures['poll_cost_ratio_no_cookie']}x)")
+          f"(bare without a cookie {figures['bare_no_cookie_rps']} req/s: {figures['poll_cost_ratio_no_cookie']}x); "
+          f"server CPU per request: poll {figures['poll304_cpu_ms']} ms vs bare {figures['bare_cpu_ms']} ms: "
+          f"{figures['poll_cpu_ratio']}x")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))
 
