@@ -221,7 +221,7 @@ def move(code: str):
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
     result, replayed, table = hands.play(table, seat, played, version, key=key, fingerprint=digest)
-    seat = next(s for s in table.seats if s.id == seat.id)
+    seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
     held = sorted(seating.held_seats(table))
     tag = polling.etag(table.id, table.version, seat.position, seating.is_teacher(table), held)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{tag}"')
