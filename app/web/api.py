@@ -112,6 +112,12 @@ def _fresh(response: Response, etag: str) -> Response:
     return response
 
 
+def _etag(table, seat) -> str:
+    """The ETag of the state this browser is shown of the table for `seat` (FastPoll builds the same)."""
+    return polling.etag(table.id, table.version, seat.position if seat else None, seating.is_teacher(table),
+                        sorted(seating.held_seats(table)))
+
+
 @bp.get("/tables/<code>")
 def table_state(code: str):
     """The table as this browser may see it: a seat's view, or the public view. ETag: the version."""
@@ -122,9 +128,7 @@ def table_state(code: str):
     if hands.advance(table):
         table = tables.read(code)
     seat = seating.requested_seat(table, request.args.get("seat"))
-    held = sorted(seating.held_seats(table))
-    teacher = seating.is_teacher(table)
-    etag = polling.etag(table.id, table.version, seat.position if seat else None, teacher, held)
+    etag = _etag(table, seat)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
     return _fresh(jsonify(_state(table, seat)), etag)
@@ -222,9 +226,7 @@ def move(code: str):
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
     result, replayed, table = hands.play(table, seat, played, version, key=key, fingerprint=digest)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
-    held = sorted(seating.held_seats(table))
-    tag = polling.etag(table.id, table.version, seat.position, seating.is_teacher(table), held)
-    response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{tag}"')
+    response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
