@@ -12,8 +12,10 @@ from pathlib import Path
 from babel import Locale, dates, numbers
 from babel.messages.extract import extract
 from flask import Flask, current_app, g, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, gettext
 from werkzeug.exceptions import HTTPException
+
+from .decks.errors import N_
 
 LANGUAGES = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português", "it": "Italiano"}
 DEFAULT_LANGUAGE = "en"
@@ -48,6 +50,16 @@ def preset_title(preset: str) -> str:
         return preset
     language = current_language()
     return rules.rules_page(preset, language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE).title
+
+
+DECK_WORDS = {"set_label": N_("Set"), "card_label": N_("Card")}  # the deck format's defaults (decks/model.py)
+
+
+def deck_word(deck, which: str) -> str:
+    """What the deck calls a set ("Author") or a card ("Work"); a deck that says nothing gets the
+    format's word ("Set", "Card") in the reader's language, not in English."""
+    word = getattr(deck, which)
+    return gettext(word) if word == DECK_WORDS[which] else word
 
 
 def current_language() -> str:
@@ -119,6 +131,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(format_share, "percent")
     app.add_template_filter(iso_time, "iso_time")
     app.add_template_filter(preset_title, "preset_title")
+    app.add_template_filter(lambda deck: deck_word(deck, "set_label"), "set_word")
+    app.add_template_filter(lambda deck: deck_word(deck, "card_label"), "card_word")
 
     @app.after_request
     def remember_language(response):

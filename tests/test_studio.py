@@ -102,6 +102,18 @@ def test_a_deck_made_in_the_form_is_stored_checked_and_editable(app, teacher):
                                                                "View of Delft"]
 
 
+def test_a_deck_that_names_no_set_or_card_is_shown_with_the_readers_words(app, teacher):
+    form = deck_form(title="Peintres")
+    form.update(language="fr", set_label="", card_label="")
+    response = teacher.post("/studio/new?lang=fr", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    page = teacher.get(response.headers["Location"] + "?lang=fr").get_data(as_text=True)
+    assert "3 × Famille" in page and "(Carte)" in page  # the format's default words, in French
+    assert "× Set" not in page and "(Card)" not in page
+    english = teacher.get(response.headers["Location"] + "?lang=en").get_data(as_text=True)
+    assert "3 × Set" in english and "(Card)" in english
+
+
 def test_the_form_reports_the_validators_problems_and_saves_nothing(app, teacher):
     one_set = deck_form(sets=(("Monet", ("Water Lilies", "Impression, Sunrise")),))
     response = teacher.post("/studio/new", data=one_set)

@@ -251,8 +251,10 @@
           .map(function (c) { return el("option", { value: c.id }, c.title); }));
       }));
     }
-    // The deck's own word for a set ("author") only when the deck is in the table's language.
-    const label = index.deck.language === AC.lang && index.deck.set_label ? index.deck.set_label.toLowerCase() : null;
+    // The deck's own word for a set ("author") only when the deck is in the table's language and has one
+    // ("Set" is the deck format's word for a deck that says nothing: the sentence's own word reads better).
+    const own = index.deck.set_label && index.deck.set_label !== "Set" ? index.deck.set_label : null;
+    const label = index.deck.language === AC.lang && own ? own.toLowerCase() : null;
     const wanted = AC.fillNodes(asks.by !== "set" ? AC.gettext("for the card %(choice)s") :
       label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"), { label: label, choice: what });
     const form = el("form", { class: "ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask") }),
