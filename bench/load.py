@@ -9,8 +9,10 @@ If-None-Match, so an unchanged table costs a 304; on its turn it moves at once (
 version it saw and an Idempotency-Key) and takes the state of the answer, moving again while the turn
 is still its own. Tables play matches of many hands, so play never stops during the run.
 
-Reported: requests and moves per second; move latency (request to answer) p50/p95/p99; move-to-other-
-screens latency (from a move's answer to each other seat's poll that first shows the new version); and
+Reported: requests and moves per second; the serving processes' CPU (gunicorn's, and PostgreSQL's) in
+cores and per move (a move's own request and the states and polls of the screens that follow it: the
+figure that says how many moves a machine can serve); move latency (request to answer) p50/p95/p99;
+move-to-other-screens latency (from a move's answer to each other seat's poll that first shows the new version); and
 the cost of the version poll (a 304) against a bare Flask endpoint (/healthz) on the same server, each
 measured alone, closed-loop (8 connections), as requests per second of the whole server; the bare
 endpoint with the same session cookie as the poll, and without one; and the same as the serving
@@ -339,10 +341,12 @@ def main() -> None:
               f"({workers} workers x {args.threads} threads, {args.database})", flush=True)
         _, first = students[0][0].json("GET", f"/api/tables/{tables[0].code}")
         poll_ms = first["poll_ms"]
-        cpu_before = time.process_time()
+        pids = serving_pids(server, args.database)
+        cpu_before, server_before = time.process_time(), cpu_seconds(pids)
         stats = asyncio.run(run_load(server.port, tables, students, args.seconds, args.warmup, poll_ms,
                                     args.think))
         client_cpu = (time.process_time() - cpu_before) / (args.seconds + args.warmup)
+        server_cpu = (cpu_seconds(pids) - server_before) / (args.seconds + args.warmup)
 
         # The cost of the version poll (a 304 for an unchanged table) against a bare endpoint.
         idle = Browser(server.port)
@@ -371,7 +375,8 @@ def main() -> None:
         "moves_per_s": round(stats.moves / stats.seconds, 1), "moves": stats.moves,
         "polls": stats.polls, "not_modified": stats.not_modified, "refused_moves": stats.refused,
         "errors": stats.errors, "statuses": stats.statuses,
-        "load_generator_cores": round(client_cpu, 2),
+        "load_generator_cores": round(client_cpu, 2), "server_cores": round(server_cpu, 2),
+        "server_cpu_ms_per_move": round(server_cpu * 1000 / (stats.moves / stats.seconds), 2) if stats.moves else None,
         "move_ms": {q: round(pct(stats.move_ms, q), 1) for q in (50, 95, 99)},
         "screen_ms": {q: round(pct(stats.screen_ms, q), 1) for q in (50, 95, 99)},
         "screen_max_ms": round(max(stats.screen_ms), 1) if stats.screen_ms else None,
