@@ -285,6 +285,11 @@ def _field(form, name: str, limit: int, problems: list[str], what: str) -> str:
     return value
 
 
+def _given(**fields: Any) -> dict[str, Any]:
+    """The fields that were filled in, in order (a deck's YAML carries no empty keys)."""
+    return {key: value for key, value in fields.items() if value}
+
+
 def deck_from_form(form, keep_id: str | None = None) -> FormResult:
     """The form editor's fields as the deck format's mapping. Blank card rows and blank sets are empty
     slots; anything typed in a row keeps the row (so a note without a title is reported, not dropped)."""
@@ -318,33 +323,16 @@ def deck_from_form(form, keep_id: str | None = None) -> FormResult:
                                _("set %(set)d, card %(card)d's note", set=i + 1, card=j + 1))
             if not (card_title or aliases or card_note):
                 continue
-            card: dict[str, Any] = {"title": card_title}
             kept_id = _field(form, f"{cp}_id", 64, problems, _("a card's id"))
-            if kept_id:
-                card["id"] = kept_id
-            if aliases:
-                card["aliases"] = aliases
-            if card_note:
-                card["note"] = card_note
             image = _field(form, f"{cp}_image", 200, problems, _("a card's image"))
-            if image:
-                card["image"] = image
-            cards.append(card)
+            cards.append({"title": card_title, **_given(id=kept_id, aliases=aliases, note=card_note, image=image)})
         if not (name or note or color or cards):
             continue
         set_id = _field(form, f"{prefix}_id", 64, problems, _("a set's id")) or _unique_id(name, used_set_ids, f"set-{i + 1}")
         used_set_ids.add(set_id)
-        entry: dict[str, Any] = {"id": set_id, "name": name}
-        if note:
-            entry["note"] = note
-        if color:
-            entry["color"] = color
         image = _field(form, f"{prefix}_image", 200, problems, _("a set's image"))
-        if image:
-            entry["image"] = image
         _give_card_ids(cards, set_id)
-        entry["cards"] = cards
-        sets.append(entry)
+        sets.append({"id": set_id, "name": name, **_given(note=note, color=color, image=image), "cards": cards})
     data["sets"] = sets
     return FormResult(data, problems)
 
