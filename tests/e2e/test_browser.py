@@ -41,6 +41,15 @@ def game_now(app, code):
         return hands.game_of(table.current_hand)
 
 
+def test_a_teacher_with_no_table_sees_a_sentence_not_an_empty_grid(live_app, teacher_page):
+    from tests.web_support import make_teacher
+
+    make_teacher(live_app, "Mr Newcomer")
+    page = teacher_page("Mr Newcomer")
+    page.wait_for_selector("#empty", state="visible")
+    assert page.locator("#tables").is_hidden()
+
+
 def test_two_students_and_two_computers_play_a_hand_to_its_end(live_app, new_page, teacher_page):
     base = live_app.base_url
     teacher = teacher_page()

@@ -5,11 +5,13 @@
   const AC = window.AC, el = AC.el;
   const root = document.getElementById("overview");
   if (!root) return;
-  const body = document.querySelector("#tables tbody"), empty = document.getElementById("empty");
+  const grid = document.getElementById("tables"), body = grid.querySelector("tbody");
+  const empty = document.getElementById("empty");
 
   function draw(data) {
     AC.clear(body);
     empty.hidden = data.tables.length > 0;
+    grid.hidden = !empty.hidden;  // no empty grid of headings under "No table is open."
     data.tables.forEach(function (t) {
       const totals = AC.totals(t);
       const players = el("ul", { class: "plain" }, t.seats.map(function (seat) {
