@@ -1,0 +1,44 @@
+"""The benchmark scripts behind the README's figures still run, on tiny inputs. Nothing here is timed:
+the figures themselves come from running the scripts at full size (README), never from a test."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(script: str, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT, capture_output=True,
+                            text=True, timeout=timeout)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result
+
+
+def test_engine_speed_reports_every_preset():
+    out = run("engine_speed.py", "--seconds", "0.05").stdout
+    for preset in ("standard", "classic", "go-fish", "literature"):
+        assert preset in out
+
+
+def test_bots_strength_reports_win_rates_as_json():
+    out = run("bots_strength.py", "--games", "2", "--json").stdout
+    rows = json.loads(out[out.index("["):])
+    assert rows and all(0 <= row["share"] <= 1 and row["games"] == 2 for row in rows)
+
+
+def test_print_speed_compares_with_bare_reportlab():
+    assert "ours / bare" in run("print_speed.py", "--runs", "1").stdout
+
+
+def test_load_plays_tables_against_gunicorn_and_reports_its_figures(tmp_path):
+    figures_file = tmp_path / "figures.json"
+    run("load.py", "--tables", "1", "--seconds", "3", "--warmup", "1", "--poll-seconds", "0.5",
+        "--json", str(figures_file))
+    figures = json.loads(figures_file.read_text())
+    assert figures["moves"] > 0 and figures["errors"] == 0
+    assert set(figures["statuses"]) <= {"200", "304", "409"}  # a 409: a move that met a newer version
+    assert figures["server_cpu_ms_per_move"] > 0 and figures["server_cores"] > 0
+    assert figures["move_ms"]["95"] > 0 and figures["poll_cpu_ratio"] > 0
