@@ -18,7 +18,9 @@ def cli() -> None:
     pass
 
 
-@cli.command("serve")
+# Commands that do not read the database say with_appcontext=False: FlaskGroup would otherwise build the
+# app (and make the instance folder, its database and secret key) before running them.
+@cli.command("serve", with_appcontext=False)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--prod", is_flag=True, help="Serve with gunicorn for a school or district (needs SECRET_KEY).")
@@ -64,7 +66,7 @@ def decks_group() -> None:
     """List, show and check decks."""
 
 
-@decks_group.command("list")
+@decks_group.command("list", with_appcontext=False)
 def decks_list() -> None:
     """The built-in deck library."""
     decks = _library_or_exit()
@@ -72,7 +74,7 @@ def decks_list() -> None:
         click.echo(f"{deck.id:24} {deck.language:5} {len(deck.sets):3} sets {deck.card_count:4} cards  {deck.title}")
 
 
-@decks_group.command("show")
+@decks_group.command("show", with_appcontext=False)
 @click.argument("deck_id")
 def decks_show(deck_id: str) -> None:
     """Every set and card of one deck (an id from the library, or a deck file)."""
@@ -89,7 +91,7 @@ def decks_show(deck_id: str) -> None:
             click.echo(f"  {card.index}. {card.title}{card_note}  <{card.id}>{extra}")
 
 
-@decks_group.command("validate")
+@decks_group.command("validate", with_appcontext=False)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def decks_validate(files: tuple[str, ...]) -> None:
     """Check deck files: exit 0 when every one is valid, 1 with every problem otherwise."""

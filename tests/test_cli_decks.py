@@ -61,6 +61,13 @@ def test_validate_a_good_file(run, tmp_path):
     assert result.stderr == ""
 
 
+def test_the_deck_commands_make_no_database(run, tmp_path):
+    good = write(tmp_path / "painters.yaml", GOOD.format(id="painters"))
+    for args in (("validate", str(good)), ("list",), ("show", "standard-52")):
+        assert run(*args).returncode == 0
+    assert not (tmp_path / "instance").exists()  # no database, no secret key: only the decks were read
+
+
 def test_validate_a_bad_file(run, tmp_path):
     bad = write(tmp_path / "bad.yaml", GOOD.format(id="bad").replace("id: vermeer", "id: monet")
                 .replace("- title: The Magpie", "- titel: The Magpie"))
