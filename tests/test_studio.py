@@ -114,6 +114,13 @@ def test_a_deck_that_names_no_set_or_card_is_shown_with_the_readers_words(app, t
     assert "3 × Set" in english and "(Card)" in english
 
 
+def test_the_library_lists_studio_decks_in_the_readers_language(teacher):
+    make_deck(teacher)
+    page = teacher.get("/?lang=fr").get_data(as_text=True)
+    assert "<h2>Paquets de l'atelier</h2>" in page and "à vous, privé" in page
+    assert "Decks of the studio" not in page and ">you<" not in page
+
+
 def test_the_form_reports_the_validators_problems_and_saves_nothing(app, teacher):
     one_set = deck_form(sets=(("Monet", ("Water Lilies", "Impression, Sunrise")),))
     response = teacher.post("/studio/new", data=one_set)
