@@ -65,6 +65,17 @@ def test_log_in_and_out(app):
     assert client.post("/logout").status_code == 303 and not logged_in(client)
 
 
+def test_the_header_offers_students_only_what_they_use(app, client):
+    links = lambda page: re.findall(r'<nav class="site">(.*?)</nav>', page, re.S)[0]  # noqa: E731
+    student = links(client.get("/").get_data(as_text=True))
+    assert 'href="/join"' in student and 'href="/rules' in student and 'id="login-link"' in student
+    assert 'href="/tables/new"' not in student and 'href="/teacher"' not in student
+    make_teacher(app)
+    log_in(client)
+    teacher = links(client.get("/").get_data(as_text=True))
+    assert 'href="/tables/new"' in teacher and 'href="/teacher"' in teacher and 'href="/join"' in teacher
+
+
 @pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:x"])
 def test_log_in_never_sends_the_teacher_to_another_site(app, target):
     make_teacher(app)
