@@ -15,7 +15,7 @@ from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
-from .decks.errors import N_
+from .decks.model import Deck
 
 LANGUAGES = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português", "it": "Italiano"}
 DEFAULT_LANGUAGE = "en"
@@ -52,14 +52,11 @@ def preset_title(preset: str) -> str:
     return rules.rules_page(preset, language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE).title
 
 
-DECK_WORDS = {"set_label": N_("Set"), "card_label": N_("Card")}  # the deck format's defaults (decks/model.py)
-
-
 def deck_word(deck, which: str) -> str:
     """What the deck calls a set ("Author") or a card ("Work"); a deck that says nothing gets the
-    format's word ("Set", "Card") in the reader's language, not in English."""
+    format's word (Deck.set_label "Set", Deck.card_label "Card") in the reader's language."""
     word = getattr(deck, which)
-    return gettext(word) if word == DECK_WORDS[which] else word
+    return gettext(word) if word == getattr(Deck, which) else word
 
 
 def current_language() -> str:

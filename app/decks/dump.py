@@ -9,9 +9,9 @@ def deck_to_dict(deck: Deck) -> dict:
     out: dict = {"format": "authors-deck/1", "id": deck.id, "title": deck.title, "language": deck.language}
     if deck.description:
         out["description"] = deck.description
-    if deck.set_label != "Set":
+    if deck.set_label != Deck.set_label:
         out["set_label"] = deck.set_label
-    if deck.card_label != "Card":
+    if deck.card_label != Deck.card_label:
         out["card_label"] = deck.card_label
     out["sets"] = []
     for card_set in deck.sets:

@@ -158,8 +158,8 @@ class _DeckReader:
                                                 'like "en", "fr" or "pt-BR"'), language=language)
 
         description = self.text(fields, "description", THE_DECK)
-        set_label = self.text(fields, "set_label", THE_DECK) or "Set"
-        card_label = self.text(fields, "card_label", THE_DECK) or "Card"
+        set_label = self.text(fields, "set_label", THE_DECK) or Deck.set_label
+        card_label = self.text(fields, "card_label", THE_DECK) or Deck.card_label
         sets = self.read_sets(fields.get("sets"), node, "sets" in fields.guessed)
 
         if self.problems:

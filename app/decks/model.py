@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import N_
+
 
 @dataclass(frozen=True)
 class Card:
@@ -36,8 +38,10 @@ class Deck:
     sets: tuple[CardSet, ...]
     language: str = "en"
     description: str | None = None
-    set_label: str = "Set"
-    card_label: str = "Card"
+    # A deck that names neither gets the format's words, shown in the reader's language (app/i18n.py:
+    # deck_word) and printed in the deck's (app/printing/faces.py): compare with Deck.set_label, never "Set".
+    set_label: str = N_("Set")
+    card_label: str = N_("Card")
     source: str | None = None  # the file it came from, when it came from one
     _cards: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _sets: dict = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -34,8 +34,7 @@ PLAYING_DECKS = frozenset({"standard-52", "literature-48", "literature-54"})
 RANK_SUIT = re.compile(r"^(\S{1,3}?)\s?([♠♥♦♣♤♡♢♧])$")
 READABLE = 5.0  # points: the smallest minimum size, however small the card
 FIXED_TEXT = "0123456789/"  # printed by the layout itself (a card's index), not taken from the deck
-DEFAULT_SET_LABEL = Deck.set_label  # what a set is called when the deck says nothing ("Set") ...
-SET = N_("Set")                     # ... printed in the deck's language
+DEFAULT_SET_LABEL = Deck.set_label  # what a set is called when the deck says nothing: printed in the deck's language
 
 
 def rank_and_suit(title: str) -> tuple[str, str] | None:
@@ -81,7 +80,7 @@ class DeckLook:
         self.deck = deck
         self.fonts = fonts
         self.playing = is_playing_deck(deck)
-        self.set_label = (translations(deck.language).gettext(SET) if deck.set_label == DEFAULT_SET_LABEL
+        self.set_label = (translations(deck.language).gettext(DEFAULT_SET_LABEL) if deck.set_label == DEFAULT_SET_LABEL
                           else deck.set_label)
         source = Path(deck.source) if deck.source else None
         self.base_dir = source.parent if source is not None and source.is_file() else None  # images live beside it

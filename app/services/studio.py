@@ -362,8 +362,8 @@ def form_values(deck: Deck | None) -> dict[str, str]:
     if deck is None:
         return {"language": "en"}
     values = {"title": deck.title, "language": deck.language, "description": deck.description or "",
-              "set_label": "" if deck.set_label == "Set" else deck.set_label,
-              "card_label": "" if deck.card_label == "Card" else deck.card_label}
+              "set_label": "" if deck.set_label == Deck.set_label else deck.set_label,
+              "card_label": "" if deck.card_label == Deck.card_label else deck.card_label}
     for i, card_set in enumerate(deck.sets):
         values.update({f"s{i}_id": card_set.id, f"s{i}_name": card_set.name, f"s{i}_note": card_set.note or "",
                        f"s{i}_color": card_set.color or "", f"s{i}_image": card_set.image or ""})
