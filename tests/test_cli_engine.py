@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from app.cli import cli
 
-from tests.test_records_examples import SHARED
+from tests.shared_examples import shared_record
+
 AUTHORS = str(Path(sys.executable).parent / "authors")
 
 
@@ -19,7 +20,7 @@ def run(*args):
 
 
 def test_replay_tells_the_game_move_by_move():
-    result = run("replay", str(SHARED / "seed-nines-worked-example.yaml"))
+    result = run("replay", str(shared_record("seed-nines-worked-example.yaml")))
     assert result.exit_code == 1
     assert "1. Anna asks Boris for Nines: Boris hands over 9♦." in result.output
     assert "Anna lays down Nines." in result.output
@@ -77,7 +78,7 @@ def test_simulate_table_and_refusals():
 def test_replay_reads_json_records_even_with_tabs(tmp_path):
     import yaml
 
-    record = yaml.safe_load((SHARED / "seed-nines-worked-example.yaml").read_text())["record"]
+    record = yaml.safe_load(shared_record("seed-nines-worked-example.yaml").read_text())["record"]
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record, indent="\t"))
     result = run("replay", str(path), "--json")
@@ -85,3 +86,18 @@ def test_replay_reads_json_records_even_with_tabs(tmp_path):
     path.write_text('{"format": "authors-record/1",\n\t"rules": }')
     result = subprocess.run([AUTHORS, "replay", str(path)], capture_output=True, text=True)
     assert result.returncode == 2 and ":2: this is not valid JSON" in result.stderr
+
+
+def test_replay_of_our_own_record_tells_it_and_reads_it_as_json(tmp_path):
+    """The same as the two tests above on a record of ours, which a fresh clone has without shared/."""
+    import yaml
+
+    source = Path(__file__).parent / "records" / "standard-success-asks-again-and-lays-down.yaml"
+    result = run("replay", str(source))
+    assert result.exit_code == 0, result.output
+    assert "1. Anna asks Boris for Apples: Boris hands over a2." in result.output
+    assert "Anna lays down Apples." in result.output
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(yaml.safe_load(source.read_text())["record"], indent="\t"))
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 0 and json.loads(result.output)["turn"] == "Anna"
