@@ -349,14 +349,14 @@ def test_recall_depends_on_strength():
     card = deck.set("dickens").cards[0]
     view = types.SimpleNamespace(prompts=(card.id,), deck=deck, seat="A")
     from app.engine.bots.common import answer
-    from app.engine.naming import is_correct_answer
+    from app.engine.answers import grade
 
     def rate(recall):
         rng = random.Random(0)
-        return sum(is_correct_answer(answer(view, rng, recall).text, card) for _ in range(2000)) / 2000
+        return sum(grade(answer(view, rng, recall).text, card).scores for _ in range(2000)) / 2000
 
     from app.engine.bots import expert, memory, random_bot
     assert rate(random_bot.RECALL) < rate(memory.RECALL) < rate(expert.RECALL) < 1
     misses = [answer(view, random.Random(s), 0.0) for s in range(40)]
-    assert all(isinstance(m, Answer) and not is_correct_answer(m.text, card) for m in misses)
+    assert all(isinstance(m, Answer) and not grade(m.text, card).scores for m in misses)
     assert {m.text is None for m in misses} == {True, False}  # wrong titles and no answer, both

@@ -16,7 +16,7 @@ from ..decks.model import Deck
 from .decks import deck_for
 from .events import Event
 from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
-from .naming import is_correct_answer
+from .answers import Verdict, grade
 from .options import Options, OptionsError
 from .views import AskChoices, PlayerView, PublicView, attributions
 
@@ -101,7 +101,6 @@ class Game:
         self._sets_left = len(self._set_ids)
         self._prompts: list[deque[int]] = [deque() for _ in range(n)]
         self._bonus: list[int] = [0] * n
-        self._answers: list[tuple[int, int, str | None, bool]] = []  # seat, card, text, right
         self._turn: int | None = None
         self._must_pass = False       # the turn holder emptied their hand by a claim and hands the turn on
         self._may_pass = False        # house rule: after a claim, the claimer may hand the turn on
@@ -422,6 +421,10 @@ class Game:
                                                 "(or pass)", move)
         if self._must_pass:
             raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
+        if move.named is not None and not (self.options.named_asks and isinstance(move.named, str)):
+            if self.options.named_asks:
+                raise IllegalMove("not-allowed", "the work named in an ask is a piece of text", move)
+            raise IllegalMove("not-allowed", "in this game an ask names the card only, not its work", move)
         target = self._player(move.target, move)
         if target == seat:
             raise IllegalMove("ask-self", "you cannot ask yourself; ask another player", move)
@@ -472,14 +475,20 @@ class Game:
             self._count[seat][s] += k
             self._hand_size[target] -= k
             self._hand_size[seat] += k
+        naming = {}
+        if self.options.named_asks:  # the ask is the naming: graded at once, the title shown beside it
+            verdict = self.grade(move.named, self._card_ids[card])
+            bonus = int(bool(given) and verdict.scores)
+            self._bonus[seat] += bonus
+            naming = dict(named=move.named, verdict=verdict.value, title=self._card_title(card), bonus=bonus)
         ask = self._emit("ask", player=move.player, target=move.target, set=self._set_ids[s],
                          card=None if card is None else self._card_ids[card],
-                         given=[self._card_ids[c] for c in given])
+                         given=[self._card_ids[c] for c in given], **naming)
         self.last_ask = ask
         if self.options.announce_last_card and self._hand_size[target] == 1:
             self._emit("last-card", player=move.target)
         if given:
-            if self.options.name_the_work:
+            if self.options.name_the_work and not self.options.named_asks:
                 self._prompts[seat].extend(given)  # already in deck order
             if self.options.lay_down_complete and self._count[seat][s] == len(self._set_cards[s]):
                 self._lay_down(seat, s)
@@ -540,12 +549,12 @@ class Game:
     def _apply_answer(self, move: Answer) -> None:
         seat = self._validate_answer(move)
         card = self._prompts[seat].popleft()
-        right = is_correct_answer(move.text, self.deck.card(self._card_ids[card]))
-        if right:
+        verdict = self.grade(move.text, self._card_ids[card])
+        if verdict.scores:
             self._bonus[seat] += 1
-        self._answers.append((seat, card, move.text, right))
-        self._emit("answer", player=move.player, card=self._card_ids[card], text=move.text, correct=right,
-                   title=self.deck.card(self._card_ids[card]).title)
+        # `correct`: it scored (right or almost); `verdict` says which, `title` the work's spelling.
+        self._emit("answer", player=move.player, card=self._card_ids[card], text=move.text,
+                   correct=verdict.scores, verdict=verdict.value, title=self._card_title(card))
         if not self._prompts[seat] and self._turn == seat:
             if self._sets_left == 0:
                 self._turn = None
@@ -554,6 +563,11 @@ class Game:
                     self._emptied_by_own_claim(seat)
                 else:
                     self._begin_turn(seat)
+
+    def grade(self, text: str | None, card_id: str) -> Verdict:
+        """What `text` is worth as a name of the card's work, under these rules' `answers` option."""
+        card = self.deck.card(card_id)
+        return grade(text, card, self.deck.set(card.set_id).cards, self.options.answers)
 
     # -- claims (Literature) --------------------------------------------------------------------
     def _validate_claim(self, move: Claim) -> tuple[int, int, dict[int, int]]:
@@ -795,6 +809,10 @@ class Game:
     def _set_points(self, books: list[int]) -> int:
         return len(books) if not self.options.high_sets_double else sum(self._weight[s] for s in books)
 
+    def _scored_bonus(self) -> list[int]:
+        """The bonus points that count in the scores: none with `bonus_in_score: false`."""
+        return self._bonus if self.options.bonus_in_score else [0] * len(self._bonus)
+
     def scores(self) -> dict[str, int]:
         """This hand's points per player: sets (in a team game, the team's sets) plus bonus."""
         if self._team_of is None:
@@ -802,13 +820,13 @@ class Game:
         else:
             team_value = [self._set_points(books) for books in self._team_books]
             base = (team_value[t] for t in self._team_of)
-        return dict(zip(self.players, map(int.__add__, base, self._bonus)))
+        return dict(zip(self.players, map(int.__add__, base, self._scored_bonus())))
 
     def team_scores(self) -> list[int] | None:
         if self._team_of is None:
             return None
         totals = [self._set_points(books) for books in self._team_books]
-        for seat, bonus in enumerate(self._bonus):
+        for seat, bonus in enumerate(self._scored_bonus()):
             totals[self._team_of[seat]] += bonus
         return totals
 

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Ask:
-    """Ask `target` for every card of a set (`set`) or for one card (`card`): exactly one is given."""
+    """Ask `target` for every card of a set (`set`) or for one card (`card`): exactly one is given.
+    With `named_asks`, `named` is what the asker typed to name the card's work from memory."""
     player: str
     target: str
     set: str | None = None
     card: str | None = None
+    named: str | None = None
 
 
 @dataclass(frozen=True)

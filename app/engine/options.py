@@ -1,7 +1,8 @@
 """The rules as data: one frozen dataclass of switches, and the presets as named instances.
 
 A house rule costs a field here and a branch in the game, never a subclass. Every field is
-documented in docs/rules.md; the names `ask_by` and `name_the_work` are fixed by the record spec.
+documented in docs/rules.md; the names `ask_by`, `name_the_work`, `answers`, `named_asks` and
+`bonus_in_score` are fixed by the record spec.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from ..decks.errors import N_, Sentence
+from .answers import ANSWERS
 
 ASK_BY = ("set", "card")
 MISS_PASSES_TO = ("left", "asked")
@@ -50,6 +52,9 @@ class Options:
     rank_sets: bool = False             # sets of the four cards of one rank instead of half-suits
     # -- the classroom ------------------------------------------------------------------------------
     name_the_work: bool = False         # a card received by an ask opens a prompt; a right answer scores 1
+    answers: str = "exact"              # "exact": the spec's forms only; "typos": also forgive a slip or two
+    named_asks: bool = False            # card asks carry the work named from memory; a right one scores 1
+    bonus_in_score: bool = True         # false: scores and winners count sets only (bonus kept apart)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -120,7 +125,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
 
 
 def _check(options: Options) -> None:
-    for name, choices in (("ask_by", ASK_BY), ("miss_passes_to", MISS_PASSES_TO)):
+    for name, choices in (("ask_by", ASK_BY), ("miss_passes_to", MISS_PASSES_TO), ("answers", ANSWERS)):
         if getattr(options, name) not in choices:
             raise OptionsError(N_('option "%(name)s" is "%(first)s" or "%(second)s", not "%(value)s"'), name=name,
                                first=choices[0], second=choices[1], value=getattr(options, name))
@@ -132,5 +137,7 @@ def _check(options: Options) -> None:
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="claims", needed="teams")
     if options.deal_size is not None and options.deal_size < 1:
         raise OptionsError(N_('option "%(name)s" must be at least %(least)d'), name="deal_size", least=1)
+    if options.named_asks and options.ask_by != "card":
+        raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="named_asks", needed="ask_by: card")
     if options.jokers and options.removed_rank is None:
         raise OptionsError(N_('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)'))

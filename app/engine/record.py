@@ -111,6 +111,8 @@ def move_to_dict(move: Move) -> dict[str, Any]:
             out["set"] = move.set
         if move.card is not None:
             out["card"] = move.card
+        if move.named is not None:
+            out["named"] = move.named
         return out
     if isinstance(move, Answer):
         return {"player": move.player, "answer": move.text}
@@ -299,7 +301,7 @@ class _RecordReader:
             raise self.fail(node, f'{what} has no "player"')
         if len(kinds) != 1:
             raise self.fail(node, f"{what} needs exactly one of {', '.join(MOVE_KINDS)}")
-        allowed = {"ask": ("player", "ask", "set", "card"), "answer": ("player", "answer"),
+        allowed = {"ask": ("player", "ask", "set", "card", "named"), "answer": ("player", "answer"),
                    "claim": ("player", "claim", "holders"), "pass_to": ("player", "pass_to")}[kinds[0]]
         for key, (key_node, _) in fields.items():
             if key not in allowed:
@@ -310,7 +312,8 @@ class _RecordReader:
             target = self.text(fields["ask"][1], f"{what}: ask")
             set_id = self.text(fields["set"][1], f"{what}: set") if "set" in fields else None
             card_id = self.text(fields["card"][1], f"{what}: card") if "card" in fields else None
-            return Ask(player, target, set=set_id, card=card_id)
+            named = self.text(fields["named"][1], f"{what}: named", allow_null=True) if "named" in fields else None
+            return Ask(player, target, set=set_id, card=card_id, named=named)
         if kind == "answer":
             return Answer(player, self.text(fields["answer"][1], f"{what}: answer", allow_null=True))
         if kind == "pass_to":

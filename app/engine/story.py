@@ -25,6 +25,9 @@ def _line(deck, event: Event) -> str:
     d = event.data
     if event.kind == "ask":
         wanted = deck.card(d["card"]).title if d["card"] else deck.set(d["set"]).name
+        if "verdict" in d:  # named_asks: what the asker typed, and how it was graded
+            said = "naming nothing" if d["named"] is None else f"naming it \"{d['named']}\""
+            wanted = f"{wanted}, {said} ({_verdict(d)}{', +1' if d['bonus'] else ''})"
         if d["given"]:
             got = ", ".join(deck.card(c).title for c in d["given"])
             return f"{d['player']} asks {d['target']} for {wanted}: {d['target']} hands over {got}."
@@ -39,8 +42,7 @@ def _line(deck, event: Event) -> str:
         return f"{d['player']} lays down {deck.set(d['set']).name}."
     if event.kind == "answer":
         said = "passes" if d["text"] is None else f"says \"{d['text']}\""
-        verdict = "right, +1" if d["correct"] else f"it was \"{d['title']}\""
-        return f"{d['player']} names the work: {said} ({verdict})."
+        return f"{d['player']} names the work: {said} ({_verdict(d)}{', +1' if d['correct'] else ''})."
     if event.kind == "claim":
         outcome = {"correct": "correct - the set is won", "opponents": "an opponent held a card - the set goes "
                    "to the other team", "cancelled": "wrong holders - the set is cancelled"}[d["outcome"]]
@@ -50,3 +52,8 @@ def _line(deck, event: Event) -> str:
     if event.kind == "last-card":
         return f"{d['player']} has one card left."
     return f"{event.kind}: {d}"
+
+
+def _verdict(d: dict) -> str:
+    return {"right": "right", "almost": f"almost - the spelling is \"{d['title']}\"",
+            "wrong": f"it was \"{d['title']}\""}[d["verdict"]]

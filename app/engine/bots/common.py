@@ -2,27 +2,40 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from ..moves import Answer, Claim, Move
-from ..naming import is_correct_answer
+from ..answers import grade
+from ..moves import Answer, Ask, Claim, Move
 from ..views import PlayerView
 from .knowledge import Knowledge
 
 
-def answer(view: PlayerView, rng: random.Random, recall: float) -> Answer:
-    """Name the work of the oldest prompt: the exact title with chance `recall`, else a miss.
+def recall_title(view: PlayerView, card_id: str, rng: random.Random, recall: float) -> str | None:
+    """The work of a card as a player remembers it: the exact title with chance `recall`, else a miss.
 
-    A miss is half the time a wrong title of the same set (the likely confusion), half the time no
-    answer at all, so the class sees both kinds of mistake."""
-    card = view.deck.card(view.prompts[0])
+    A miss is half the time a wrong title of the same set (the likely confusion), half the time
+    nothing, so the class sees both kinds of mistake."""
+    card = view.deck.card(card_id)
     if rng.random() < recall:
-        return Answer(view.seat, card.title)
+        return card.title
     if rng.random() < 0.5:
         others = [c.title for c in view.deck.set(card.set_id).cards
-                  if c.id != card.id and not is_correct_answer(c.title, card)]
+                  if c.id != card.id and not grade(c.title, card).scores]
         if others:
-            return Answer(view.seat, rng.choice(others))
-    return Answer(view.seat, None)
+            return rng.choice(others)
+    return None
+
+
+def answer(view: PlayerView, rng: random.Random, recall: float) -> Answer:
+    """Name the work of the oldest prompt, as remembered."""
+    return Answer(view.seat, recall_title(view, view.prompts[0], rng, recall))
+
+
+def named(view: PlayerView, move: Move, rng: random.Random, recall: float) -> Move:
+    """With `named_asks`, a card ask carries the work as remembered; any other move as it is."""
+    if isinstance(move, Ask) and move.card is not None and view.options.named_asks:
+        return replace(move, named=recall_title(view, move.card, rng, recall))
+    return move
 
 
 def claim_of(view: PlayerView, set_id: str, holder_of: dict[str, str]) -> Claim:
@@ -59,7 +72,7 @@ class RememberingBot:
         self.know.update(view)
         if view.prompts:
             return answer(view, self.rng, self.recall)
-        return self.decide(view)
+        return named(view, self.decide(view), self.rng, self.recall)
 
     def decide(self, view: PlayerView) -> Move:
         raise NotImplementedError

@@ -5,6 +5,7 @@ import random
 
 from ..moves import Answer, Move, PassTurn
 from ..views import PlayerView, attribution
+from .common import named
 
 RECALL = 0.5  # a random player still names the work half of the time, so the class sees both outcomes
 
@@ -33,7 +34,7 @@ class RandomBot:
         kind = rng.choice(kinds)
         if kind == "ask":
             asks = view.asks
-            return asks[rng.randrange(len(asks))]
+            return named(view, asks[rng.randrange(len(asks))], rng, RECALL)
         if kind == "pass":
             return PassTurn(view.seat, rng.choice(view.pass_targets))
         set_id = rng.choice(view.claimable)
