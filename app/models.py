@@ -144,18 +144,34 @@ class Teacher(db.Model):
     name = db.Column(db.String(60), nullable=False)                    # the log-in name, as typed
     name_key = db.Column(db.String(60), nullable=False, unique=True)   # casefolded: unique
     password_hash = db.Column(db.String(255), nullable=False)          # werkzeug.security (scrypt)
-    session_version = db.Column(db.Integer, nullable=False, default=1)  # bumped by a password change
     created_at = db.Column(db.Float, nullable=False, default=_now)
     invited_by = db.Column(db.Integer, nullable=True)
 
-    # Flask-Login: the id in the session names the account and its session version, so a password
-    # change ends every other session of the account.
+    # Flask-Login: the id in the session names the account and the secret token of this browser's
+    # log-in (a TeacherLogin row, set by app/services/accounts.py), so a log-out ends exactly it.
     is_active = True
     is_authenticated = True
     is_anonymous = False
+    login_token = None    # not columns: the secret token of the log-in this request comes with,
+    login_seen_at = None  # and when that log-in was last seen in use
 
     def get_id(self) -> str:
-        return f"{self.id}.{self.session_version}"
+        if not self.login_token:
+            raise RuntimeError("a teacher is logged in through accounts.start_login, which makes the log-in")
+        return f"{self.id}.{self.login_token}"
+
+
+class TeacherLogin(db.Model):
+    """One browser's log-in to an account: its session cookie holds the secret token, the database only
+    its hash. Every request of a logged-in teacher checks it; logging out deletes it, a password change
+    deletes the account's others, and one unused for longer than a session lasts is deleted now and then."""
+    __tablename__ = "teacher_logins"
+
+    id = db.Column(db.Integer, primary_key=True)
+    token_hash = db.Column(db.String(64), nullable=False, unique=True)  # sha256 of the token
+    teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+    seen_at = db.Column(db.Float, nullable=False, default=_now)      # written at most once an hour
 
 
 class Invitation(db.Model):

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from app import create_app
 from app.cli import cli
 from app.db import db
-from app.models import Invitation, Teacher
+from app.models import Invitation, Teacher, TeacherLogin
 from app.services import accounts
 
 from .web_support import TEACHER_PASSWORD, CSRFClient, make_teacher, open_table, seat_student, teacher_client
@@ -105,7 +105,51 @@ def test_a_password_change_ends_the_other_sessions(app):
     done = here.post("/account/password", data=form)
     assert done.status_code == 200 and "password is changed" in done.get_data(as_text=True)
     assert logged_in(here) and not logged_in(elsewhere)
+    with app.app_context():  # one log-in is left: the browser the password was changed in
+        assert TeacherLogin.query.count() == 1
     assert log_in(app.test_client(), password="a brand new password").status_code == 303
+
+
+def test_a_log_out_ends_that_log_in_wherever_its_cookie_was_saved(app):
+    make_teacher(app)
+    here, elsewhere = app.test_client(), app.test_client()
+    log_in(here)
+    log_in(elsewhere)
+    saved = here.get_cookie("session").value
+    with app.app_context():  # the database holds the log-ins' hashes, the cookies their tokens
+        hashes = {row.token_hash for row in TeacherLogin.query}
+        assert len(hashes) == 2 and not any(h in saved for h in hashes)
+    assert here.post("/logout").status_code == 303 and not logged_in(here)
+    replayed = app.test_client()
+    replayed.set_cookie("session", saved)  # the cookie as it was before the log-out
+    page = replayed.get("/account")
+    assert page.status_code == 302 and page.headers["Location"].startswith("/login")
+    api = replayed.get("/api/tables")
+    assert api.status_code == 401 and api.get_json()["error"]["code"] == "login-required"
+    # the teacher's other browser is still logged in
+    assert elsewhere.get("/account").status_code == 200 and elsewhere.get("/api/tables").status_code == 200
+    with app.app_context():
+        assert TeacherLogin.query.count() == 1
+    # a new log-in in the same browser is a new log-in: the old cookie stays worth nothing
+    log_in(here)
+    assert logged_in(here) and not logged_in(replayed)
+
+
+def test_a_log_in_not_used_for_a_sessions_lifetime_is_over(app, monkeypatch):
+    make_teacher(app)
+    client = app.test_client()
+    log_in(client)
+    later = time.time() + accounts.SEEN_EVERY + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert logged_in(client)  # used: its last use is written down (once an hour at most)
+    with app.app_context():
+        assert TeacherLogin.query.one().seen_at == later
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    monkeypatch.setattr(time, "time", lambda: later + lifetime + 1)
+    assert not logged_in(client)
+    log_in(app.test_client())  # a new log-in clears away the stale one
+    with app.app_context():
+        assert TeacherLogin.query.count() == 1
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -57,3 +57,26 @@ def test_a_computer_player_due_is_not_kept_waiting_by_a_304(app):
     moved = anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
     assert moved.get_json()["game"]["version"] == 1
+
+
+def test_a_log_out_leaves_the_browsers_seats_to_the_fast_poll_and_its_old_cookie_no_teacher(app):
+    """The fast poll leaves logged-in teachers to the view (which checks the log-in); a log-out takes the
+    teacher out of the cookie, so the browser's seat is polled fast again, and a cookie saved before the
+    log-out is answered by the view as nobody's teacher."""
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}])
+    assert teacher.post(f"/api/tables/{code}/join", json={"name": "Miss"}).status_code == 201
+    as_teacher = teacher.get(f"/api/tables/{code}")
+    assert as_teacher.headers["ETag"].endswith('-1-0"')  # the teacher, at seat 0
+    saved = teacher.get_cookie("session").value
+    assert teacher.post("/logout").status_code == 303
+    state = teacher.get(f"/api/tables/{code}")
+    assert state.status_code == 200 and state.get_json()["you"]["position"] == 0
+    etag = state.headers["ETag"]
+    assert etag != as_teacher.headers["ETag"]
+    assert teacher.get(f"/api/tables/{code}", headers={"If-None-Match": etag}).status_code == 304
+    replayed = app.test_client()
+    replayed.set_cookie("session", saved)
+    old = replayed.get(f"/api/tables/{code}", headers={"If-None-Match": as_teacher.headers["ETag"]})
+    assert old.status_code == 200 and old.headers["ETag"] == etag
+    assert replayed.get("/api/tables").status_code == 401

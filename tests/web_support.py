@@ -42,20 +42,26 @@ class CSRFClient(FlaskClient):
         return super().open(*args, **kwargs)
 
 
-def make_teacher(app, name: str = "Ms Teacher") -> str:
-    """A teacher's account (password TEACHER_PASSWORD); returns its Flask-Login id."""
+def make_teacher(app, name: str = "Ms Teacher") -> int:
+    """A teacher's account (password TEACHER_PASSWORD); returns its id."""
     from app.services import accounts
 
     if not _teacher_hash:
         _teacher_hash.append(accounts.hash_password(TEACHER_PASSWORD))
     with app.app_context():
         teacher = accounts.find_by_name(name) or accounts.create_teacher(name, None, password_hash=_teacher_hash[0])
-        return teacher.get_id()
+        return teacher.id
 
 
 def log_in(client, app, name: str = "Ms Teacher"):
-    """Log the client in as this teacher (made if needed) without the log-in form's password check."""
-    user_id = make_teacher(app, name)
+    """Log the client in as this teacher (made if needed) without the log-in form's password check: a
+    log-in of its own in the database, as the form makes, named in the session."""
+    from app.services import accounts
+
+    with app.app_context():
+        teacher = accounts.get(make_teacher(app, name))
+        accounts.start_login(teacher)
+        user_id = teacher.get_id()
     with client.session_transaction() as session:
         session["_user_id"] = user_id
         session["_fresh"] = True

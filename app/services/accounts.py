@@ -1,5 +1,6 @@
 """Teacher accounts: sign-up (open, or by a one-use invitation), log-in with a rate limit that holds
-across processes, password changes. Passwords are hashed with werkzeug.security (scrypt)."""
+across processes, each browser's log-in kept in the database (so a log-out ends it), password changes.
+Passwords are hashed with werkzeug.security (scrypt)."""
 from __future__ import annotations
 
 import time
@@ -7,11 +8,12 @@ import unicodedata
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..db import db
-from ..models import Invitation, Teacher
+from ..db import begin_write, db
+from ..models import Invitation, Teacher, TeacherLogin
 from . import ratelimit
 from .codes import name_key, new_token, token_hash, token_matches
 from .errors import BadRequest, Conflict, NotFound, ServiceError, TooManyAttempts
@@ -22,6 +24,8 @@ HASH_METHOD = "scrypt"
 INVITATION_DAYS = 14
 LOGIN_FAILURES = 10            # failed log-ins per account and address ...
 LOGIN_WINDOW = 15 * 60         # ... within this many seconds, then 429 until the window ends
+
+SEEN_EVERY = 3600             # a log-in's seen_at is written at most this often (not on every poll)
 
 _dummy_hash: str | None = None  # checked against when the account does not exist: the same time either way
 
@@ -117,15 +121,73 @@ def authenticate(name, password, address: str | None) -> Teacher:
     return teacher
 
 
-def change_password(teacher: Teacher, current, new, repeat) -> None:
+def change_password(teacher: Teacher, current, new, repeat, keep_login: str | None = None) -> None:
+    """A new password; every log-in of the account ends but `keep_login` (the browser it was changed in)."""
     if not isinstance(current, str) or not check_password_hash(teacher.password_hash, current):
         raise BadRequest(_("The current password is wrong."), code="wrong-password")
     check_password_rules(new)
     if new != repeat:
         raise BadRequest(_("The two new passwords differ."), code="passwords-differ")
     teacher.password_hash = hash_password(new)
-    teacher.session_version = (teacher.session_version or 1) + 1  # every other session of the account ends
+    others = delete(TeacherLogin).where(TeacherLogin.teacher_id == teacher.id)
+    if keep_login:
+        others = others.where(TeacherLogin.token_hash != token_hash(keep_login))
+    db.session.execute(others.execution_options(synchronize_session=False))
     db.session.commit()
+
+
+# ----------------------------------------------------------------------------------------------------
+# Log-ins: one row per browser, its secret token in that browser's session cookie
+# ----------------------------------------------------------------------------------------------------
+def start_login(teacher: Teacher, replacing: str | None = None, max_idle: float = 31 * 86400) -> str:
+    """A new log-in of this account in one browser: its secret token, for the session cookie (only its
+    hash is stored). `replacing` is the browser's log-in before, if any: it ends. Log-ins unused for
+    longer than `max_idle` seconds (a session's lifetime) are deleted on the way."""
+    token, now = new_token(), time.time()
+    stale = TeacherLogin.seen_at < now - max_idle
+    if replacing:
+        stale = stale | (TeacherLogin.token_hash == token_hash(replacing))
+    db.session.execute(delete(TeacherLogin).where(stale).execution_options(synchronize_session=False))
+    db.session.add(TeacherLogin(token_hash=token_hash(token), teacher_id=teacher.id, created_at=now, seen_at=now))
+    db.session.commit()
+    teacher.login_token, teacher.login_seen_at = token, now
+    return token
+
+
+def logged_in_teacher(teacher_id: int, token: str, max_idle: float) -> Teacher | None:
+    """The account of this log-in, if it still stands (not logged out, not ended by a password change,
+    used within `max_idle` seconds): one query, on every request of a logged-in teacher."""
+    if not token or len(token) > 100:
+        return None
+    row = db.session.execute(select(Teacher, TeacherLogin.seen_at)
+                             .join(TeacherLogin, TeacherLogin.teacher_id == Teacher.id)
+                             .where(TeacherLogin.token_hash == token_hash(token), Teacher.id == teacher_id)).first()
+    if row is None or row.seen_at < time.time() - max_idle:
+        return None
+    teacher = row.Teacher
+    teacher.login_token, teacher.login_seen_at = token, row.seen_at
+    return teacher
+
+
+def note_seen(teacher: Teacher) -> None:
+    """Write down that this log-in is in use, at most once every SEEN_EVERY seconds. Call it before the
+    request's own work: it ends the request's transaction."""
+    now = time.time()
+    if not teacher.login_token or (teacher.login_seen_at or 0) > now - SEEN_EVERY:
+        return
+    begin_write()
+    db.session.execute(update(TeacherLogin).where(TeacherLogin.token_hash == token_hash(teacher.login_token))
+                       .values(seen_at=now).execution_options(synchronize_session=False))
+    db.session.commit()
+    teacher.login_seen_at = now
+
+
+def end_login(token: str | None) -> None:
+    """Log out: this log-in's row goes, so its session cookie, saved anywhere, opens nothing any more."""
+    if token:
+        db.session.execute(delete(TeacherLogin).where(TeacherLogin.token_hash == token_hash(token))
+                           .execution_options(synchronize_session=False))
+        db.session.commit()
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -1,12 +1,13 @@
 """Teacher accounts in the browser: log in and out, sign up (open, or by invitation), change the
-password, make invitation links. Flask-Login keeps the teacher in the session cookie."""
+password, make invitation links. Flask-Login keeps the teacher's id and the secret token of this
+browser's log-in in the session cookie; the log-in itself is a row in the database (TeacherLogin),
+checked on every request, so logging out ends it wherever the cookie was saved."""
 from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 
-from ..db import db
 from ..models import Teacher
 from ..services import accounts
 from ..services.errors import ServiceError
@@ -19,18 +20,29 @@ login_manager = LoginManager()
 def register(app: Flask) -> None:
     login_manager.init_app(app)
     login_manager.session_protection = "basic"
+    app.before_request(note_login_in_use)
+
+
+def _max_idle() -> float:
+    return current_app.permanent_session_lifetime.total_seconds()
 
 
 @login_manager.user_loader
 def load_teacher(user_id: str) -> Teacher | None:
+    ident, _dot, token = str(user_id).partition(".")
     try:
-        ident, version = (int(part) for part in str(user_id).split("."))
+        teacher_id = int(ident)
     except ValueError:
         return None
-    teacher = db.session.get(Teacher, ident)
-    if teacher is None or teacher.session_version != version:
-        return None  # the password was changed since: this session is over
-    return teacher
+    # None when this log-in was ended (a log-out, a password change) or has not been used for too long
+    return accounts.logged_in_teacher(teacher_id, token, _max_idle())
+
+
+def note_login_in_use():
+    """Before any view runs (note_seen ends the request's transaction), the log-in's last use is
+    written down now and then. A browser logged in as nobody (a student's) is not touched."""
+    if "_user_id" in session and current_user.is_authenticated:
+        accounts.note_seen(current_user._get_current_object())
 
 
 @login_manager.unauthorized_handler
@@ -56,6 +68,9 @@ def _signup_open() -> bool:
 
 
 def _sign_in(teacher: Teacher) -> None:
+    """A log-in of its own for this browser (the one it had before, if any, ends)."""
+    before = current_user.login_token if current_user.is_authenticated else None
+    accounts.start_login(teacher, replacing=before, max_idle=_max_idle())
     login_user(teacher)
     session.permanent = True
 
@@ -80,6 +95,8 @@ def login():
 
 @bp.post("/logout")
 def logout():
+    if current_user.is_authenticated:
+        accounts.end_login(current_user.login_token)
     logout_user()
     return redirect(url_for("library.index"), 303)
 
@@ -128,10 +145,10 @@ def account():
 def change_password():
     form = request.form
     try:
-        accounts.change_password(current_user, form.get("current", ""), form.get("new", ""), form.get("repeat", ""))
+        accounts.change_password(current_user, form.get("current", ""), form.get("new", ""), form.get("repeat", ""),
+                                 keep_login=current_user.login_token)  # this browser stays logged in
     except ServiceError as exc:
         return _account_page(exc.status, error=exc.message)
-    _sign_in(current_user._get_current_object())  # this session goes on with the new version; others end
     return _account_page(done=_("Your password is changed; any other browser logged in as you is logged out."))
 
 
