@@ -1,4 +1,4 @@
-"""The built-in deck library: every file in decks/ validates, and the decks other projects rely on are there."""
+"""The built-in deck library: every file in app/decks/builtin/ validates, and the decks other projects rely on are there."""
 from __future__ import annotations
 
 import textwrap
@@ -44,7 +44,7 @@ def test_the_library_loads_whole():
 
 @pytest.mark.parametrize("deck_id, cards", sorted(FIXED.items()))
 def test_fixed_deck_is_present_with_its_size(deck_id, cards):
-    assert (DEFAULT_DECKS_DIR / f"{deck_id}.yaml").is_file(), f"decks/{deck_id}.yaml is missing"
+    assert (DEFAULT_DECKS_DIR / f"{deck_id}.yaml").is_file(), f"app/decks/builtin/{deck_id}.yaml is missing"
     assert get_deck(deck_id).card_count == cards
 
 

@@ -1,4 +1,7 @@
-"""The built-in decks: every decks/<id>.yaml, loaded and checked once."""
+"""The built-in decks: every app/decks/builtin/<id>.yaml, loaded and checked once.
+
+They live inside the package, so an installed wheel carries them (pyproject.toml's package data).
+"""
 from __future__ import annotations
 
 import os
@@ -9,7 +12,7 @@ from .errors import N_, DeckError, Problem
 from .loader import load_deck_file
 from .model import Deck
 
-DEFAULT_DECKS_DIR = Path(__file__).resolve().parents[2] / "decks"
+DEFAULT_DECKS_DIR = Path(__file__).resolve().parent / "builtin"
 
 
 def decks_dir() -> Path:
