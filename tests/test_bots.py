@@ -28,6 +28,7 @@ PRESETS = [
     ("go-fish", "standard-52", 4, {}),
     ("literature", "literature-48", 6, {}),
     ("classic", "authors-1861", 4, {"name_the_work": True}),
+    ("classic", "authors-1861", 4, {"named_asks": True, "answers": "typos"}),
 ]
 
 

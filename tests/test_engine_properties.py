@@ -23,6 +23,7 @@ TABLES = [
     ("classic", "authors-1861", 2, {}),
     ("classic", "authors-1861", 5, {"ask_by": "set"}),
     ("classic", "authors-1861", 4, {"name_the_work": True, "bluff_asks": True}),
+    ("classic", "authors-1861", 3, {"named_asks": True, "answers": "typos", "bonus_in_score": False}),
     ("classic", "authors-1861", 8, {"double_deck": True}),
     ("classic", "authors-1861", 3, {"stock": True}),
     ("go-fish", "standard-52", 2, {}),
