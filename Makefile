@@ -50,13 +50,13 @@ I18N := app/translations
 LOCALES := ru fr pt it
 i18n-extract: $(STAMP)
 	mkdir -p $(I18N)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k N_plural:1,2 -k IllegalMove:2 --no-location \
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k N_plural:1,2 -k IllegalMove:2 --no-location --no-wrap \
 		--sort-output --project "Authors Classroom" -o $(I18N)/messages.pot app
 
 i18n-update: i18n-extract
 	for lang in $(LOCALES); do \
 		if [ -f $(I18N)/$$lang/LC_MESSAGES/messages.po ]; then \
-			$(BIN)/pybabel update --no-fuzzy-matching -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
+			$(BIN)/pybabel update --no-fuzzy-matching --no-wrap -i $(I18N)/messages.pot -d $(I18N) -l $$lang; \
 		else $(BIN)/pybabel init -i $(I18N)/messages.pot -d $(I18N) -l $$lang; fi; done
 
 i18n-compile: $(STAMP)

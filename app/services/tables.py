@@ -11,20 +11,16 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..db import db, write_lock
-from ..engine.bots import BOTS
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, translated
 from ..models import Seat, Table
-from . import hands, snapshots, studio
+from . import hands, schemas, snapshots, studio
 from .codes import NameProblem, clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, \
     token_hash, token_matches
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .snapshots import TableSnapshot
 
-MAX_SEATS = 22
-MAX_MATCH_HANDS = 20
-MAX_TARGET = 500
 OPEN_STATUSES = ("lobby", "playing", "finished")
 
 
@@ -107,18 +103,6 @@ def seat_for_token(table: Table, position: Any, token: str | None) -> Seat:
 # ----------------------------------------------------------------------------------------------------
 # Opening a table
 # ----------------------------------------------------------------------------------------------------
-def _int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool):
-        raise BadRequest(_("%(what)s is a whole number", what=what))
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise BadRequest(_('%(what)s is a whole number, not "%(value)s"', what=what, value=value)) from None
-    if not low <= number <= high:
-        raise BadRequest(_("%(what)s is between %(low)d and %(high)d", what=what, low=low, high=high))
-    return number
-
-
 def clean_seat_name(value: Any, position: int | None = None) -> str:
     """A display name as shown (codes.clean_name), or a BadRequest that says in the reader's language
     what is wrong with it (for the seat at `position`, when the teacher names a seat)."""
@@ -131,14 +115,11 @@ def clean_seat_name(value: Any, position: int | None = None) -> str:
         raise BadRequest(_("%(reason)s.", reason=reason[:1].upper() + reason[1:])) from None
 
 
-def table_language(value: Any, default: str = DEFAULT_LANGUAGE) -> str:
-    """The language a new table plays in: one of app.i18n.LANGUAGES (default: the teacher's own)."""
-    if value in (None, ""):
-        return default if default in LANGUAGES else DEFAULT_LANGUAGE
-    if value not in LANGUAGES:
-        raise BadRequest(_('"language" is one of %(choices)s, not "%(value)s"', choices=", ".join(LANGUAGES),
-                           value=str(value)[:20]), code="unknown-language")
-    return value
+def table_language(value: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The language a new table plays in: the one asked for (checked by the schema), else the teacher's."""
+    if value:
+        return value
+    return default if default in LANGUAGES else DEFAULT_LANGUAGE
 
 
 def _computer_name(taken: set[str]) -> str:
@@ -149,61 +130,35 @@ def _computer_name(taken: set[str]) -> str:
 
 
 def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE) -> tuple[Table, dict[int, str]]:
-    """Open a table for this teacher. Returns it and the tokens of the seats played on this device.
-    The table plays in `spec["language"]`, else in `default_language` (the teacher's own)."""
-    if not isinstance(spec, dict):
-        raise BadRequest(_("a table is described by an object with rules, deck, options, seats and match"))
-    language = table_language(spec.get("language"), default_language)
-    rules = spec.get("rules") or "standard"
-    if rules not in PRESETS:
-        raise BadRequest(_('unknown rules "%(rules)s"; choose one of %(choices)s', rules=rules,
-                           choices=", ".join(PRESETS)))
-    deck_ref = spec.get("deck") or DEFAULT_DECKS.get(rules, "standard-52")
+    """Open a table for this teacher (`spec`: a NewTable, or its JSON). Returns it and the tokens of the
+    seats played on this device. The table plays in its `language`, else in `default_language`."""
+    spec = spec if isinstance(spec, schemas.NewTable) else schemas.parse(schemas.NewTable, spec)
+    language = table_language(spec.language, default_language)
+    rules = spec.rules
+    deck_ref = spec.deck or DEFAULT_DECKS.get(rules, "standard-52")
     deck = studio.deck_for_table(deck_ref, teacher_id)  # a built-in deck, or a studio deck the teacher sees
-    overrides = spec.get("options") or {}
-    if not isinstance(overrides, dict):
-        raise BadRequest(_('"options" is an object of option names and values'))
     try:
-        options = make_options(rules, overrides)
+        options = make_options(rules, spec.options)
     except OptionsError as exc:
         raise BadRequest(translated(exc)) from None
     overrides = options.overrides(PRESETS[rules])
 
-    name = spec.get("name") or ""
-    if not isinstance(name, str) or len(name) > 80:
-        raise BadRequest(_("a table's name is text of at most 80 characters"))
-
-    seat_specs = spec.get("seats")
-    if not isinstance(seat_specs, list) or not seat_specs:
-        raise BadRequest(_('"seats" is a list such as [{"kind": "human"}, {"kind": "computer", "bot": "random"}]'))
-    if len(seat_specs) > MAX_SEATS:
-        raise BadRequest(_("a table has at most %(max)d seats", max=MAX_SEATS))
     seats: list[Seat] = []
     taken: set[str] = set()
     here: dict[int, str] = {}
-    for position, item in enumerate(seat_specs):
-        if not isinstance(item, dict):
-            raise BadRequest(_("seat %(position)d should be an object with a kind", position=position))
-        kind = item.get("kind", "human")
-        if kind not in ("human", "computer"):
-            raise BadRequest(_('seat %(position)d: kind is "human" or "computer", not "%(kind)s"', position=position,
-                               kind=kind))
-        seat = Seat(position=position, kind=kind)
-        if kind == "computer":
-            bot = item.get("bot") or "random"
-            if bot not in BOTS:
-                raise BadRequest(_('seat %(position)d: unknown computer player "%(bot)s"; choose one of %(choices)s',
-                                   position=position, bot=bot, choices=", ".join(BOTS)))
-            seat.bot = bot
-        if item.get("name") not in (None, ""):
-            seat.name = clean_seat_name(item["name"], position)
-        if kind == "human" and item.get("here"):
+    for position, item in enumerate(spec.seats):
+        seat = Seat(position=position, kind=item.kind)
+        if item.kind == "computer":
+            seat.bot = item.bot or "random"
+        if item.name not in (None, ""):
+            seat.name = clean_seat_name(item.name, position)
+        if item.kind == "human" and item.here:
             if not seat.name:
                 raise BadRequest(_("seat %(position)d: a player on this device needs a name", position=position))
             token = new_token()
             seat.token_hash = token_hash(token)
             here[position] = token
-        elif kind == "human":
+        elif item.kind == "human":
             seat.name = None  # a student names themself when they join
         if seat.name:
             if name_key(seat.name) in taken:
@@ -222,24 +177,14 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     except SetupError as exc:
         raise BadRequest(_("this table cannot be played: %(reason)s", reason=translated(exc))) from None
 
-    match = spec.get("match") or {"format": "hands", "value": 1}
-    if not isinstance(match, dict):
-        raise BadRequest(_('"match" is an object such as {"format": "hands", "value": 3}'))
-    fmt = match.get("format", "hands")
-    if fmt == "hands":
-        value = _int(match.get("value", 1), _("the number of hands"), 1, MAX_MATCH_HANDS)
-    elif fmt == "target":
-        value = _int(match.get("value"), _("the target score"), 1, MAX_TARGET)
-    else:
-        raise BadRequest(_('the match format is "hands" or "target", not "%(format)s"', format=fmt))
-
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
     for _attempt in range(20):
         code = new_code()
         if Table.query.filter_by(code=code).first() is None:
             break
-    table = Table(code=code, name=name.strip(), deck_id=deck_id, rules=rules,
-                  options_json=json.dumps(overrides), match_format=fmt, match_value=value,
+    table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
+                  options_json=json.dumps(overrides), match_format=spec.match.format,
+                  match_value=spec.match.value,
                   language=language, teacher_id=teacher_id, seats=seats)
     db.session.add(table)
     _commit(_("Could not open the table; try again."))
@@ -314,15 +259,13 @@ def remove_player(table: Table, position: Any) -> Seat:
     return seat
 
 
-def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
-    """Put a computer player in a seat (any time), or before play free a computer's seat for a student."""
+def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> Seat:
+    """Put a computer player in a seat (any time), or before play free a computer's seat for a student.
+    `kind` and `bot` are checked by the schema (schemas.SeatChange)."""
     table = locked(table)
     seat = seat_at(table, position)
     if kind == "computer":
         bot = bot or "random"
-        if bot not in BOTS:
-            raise BadRequest(_('unknown computer player "%(bot)s"; choose one of %(choices)s', bot=bot,
-                               choices=", ".join(BOTS)))
         old = seat.name
         if seat.kind != "computer":
             taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
@@ -340,8 +283,6 @@ def set_kind(table: Table, position: Any, kind: Any, bot: Any = None) -> Seat:
             raise Conflict(_("Seat %(position)d is already a student's seat.", position=seat.position),
                            code="already-human")
         seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
-    else:
-        raise BadRequest(_('a seat\'s kind is "human" or "computer", not "%(kind)s"', kind=kind))
     table.touch()
     _commit()
     return seat

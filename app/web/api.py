@@ -1,18 +1,17 @@
 """The JSON API: everything the pages do, for scripts too. Described at /api/openapi.json."""
 from __future__ import annotations
 
-import json
-
+import orjson
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..i18n import current_language, preset_title
 
-from ..services import hands, idempotency, state, tables
+from ..services import hands, idempotency, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from ..services.moves import move_from_json
+from ..services.moves import move_from_request
 from . import polling, seating
 from .openapi import openapi_document
 
@@ -35,8 +34,8 @@ def json_body(required: bool = True) -> dict:
     if not request.is_json:
         raise BadRequest(_('send JSON with "Content-Type: application/json"'), code="malformed-json")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = orjson.loads(raw)  # nesting deeper than 1,024 is refused here, not by a RecursionError
+    except orjson.JSONDecodeError as exc:
         raise BadRequest(_("the body is not valid JSON: %(error)s", error=exc), code="malformed-json") from None
     if not isinstance(data, dict):
         raise BadRequest(_("the body should be a JSON object ({...})"), code="malformed-json")
@@ -152,7 +151,7 @@ def join(code: str):
         data = _state(table, seat)
         data["rejoined"] = True
         return jsonify(data)
-    seat, token = tables.join(table, body.get("name"))
+    seat, token = tables.join(table, schemas.parse(schemas.JoinRequest, body).name)
     seating.remember_seat(table.code, seat.position, token)
     response = jsonify(_state(table, seat))
     response.status_code = 201
@@ -181,13 +180,11 @@ def change_seat(code: str, position: str):
     """Rename the player ({"name": ...}) or change who sits there ({"kind": "computer", "bot": ...})."""
     table = tables.find(code)
     seating.require_teacher(table)
-    body = json_body()
-    if not {"name", "kind"} & set(body):
-        raise BadRequest(_('give a new "name", or a "kind" ("computer" with a "bot", or "human")'))
-    if "kind" in body:
-        tables.set_kind(table, position, body["kind"], body.get("bot"))
-    if "name" in body:
-        tables.rename(table, position, body["name"])
+    change = schemas.parse(schemas.SeatChange, json_body())
+    if change.kind is not None:
+        tables.set_kind(table, position, change.kind, change.bot)
+    if change.name is not None:
+        tables.rename(table, position, change.name)
     hands.advance(table)
     return jsonify(_state(table))
 
@@ -200,31 +197,21 @@ def remove_player(code: str, position: str):
     return jsonify(_state(table))
 
 
-def _version(value) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(_('"version" is the whole number your screen was drawn from'))
-    return value
-
-
 @bp.post("/tables/<code>/moves")
 def move(code: str):
     """Play a move from this browser's seat: {"seat": 0, "version": 12, "move": {"ask": "Boris", "set": "9"}}."""
     table = tables.read(code)
     body = json_body()
-    seat = seating.requested_seat(table, body.get("seat"))
+    sent = schemas.parse(schemas.MoveRequest, body)
+    seat = seating.requested_seat(table, sent.seat)
     if seat is None:
         if seating.held_seats(table):
             raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
         raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
-    version = _version(body.get("version"))
-    if "move" not in body:
-        raise BadRequest(_('send the move as "move", e.g. {"move": {"ask": "Boris", "set": "9"}}'))
-    played = move_from_json(body["move"], seat.name)
+    played = move_from_request(sent.move, seat.name)
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
-    result, replayed, table = hands.play(table, seat, played, version, key=key, fingerprint=digest)
+    result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:

@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.options import OPTION_NAMES, PRESETS
+from pydantic.json_schema import models_json_schema
+
+from ..engine.options import OPTION_NAMES
 from ..i18n import LANGUAGES
+from ..services import schemas
 from ..services.catalog import OPTION_HELP
 
 ERROR = {"$ref": "#/components/schemas/Error"}
@@ -39,10 +42,20 @@ def _body(schema: dict, example: Any = None) -> dict:
     return {"required": True, "content": {"application/json": content}}
 
 
+def request_schemas() -> dict[str, Any]:
+    """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
+    models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest)
+    _, top = models_json_schema([(model, "validation") for model in models],
+                                ref_template="#/components/schemas/{model}")
+    found = top["$defs"]
+    options = found["NewTable"]["properties"]["options"]
+    options["properties"] = {name: {"description": OPTION_HELP.get(name, "")} for name in OPTION_NAMES}
+    return found
+
+
 def openapi_document() -> dict[str, Any]:
-    option_props = {name: {"description": OPTION_HELP.get(name, "")} for name in OPTION_NAMES}
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {
             "title": "Authors Classroom API",
             "version": "1",
@@ -102,8 +115,7 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
                 "description": "A browser that already has a seat here gets it back (`rejoined`).",
                 "parameters": [CODE],
-                "requestBody": _body({"type": "object", "required": ["name"], "properties": {
-                    "name": {"type": "string", "maxLength": 24}}}, {"name": "Anna"}),
+                "requestBody": _body({"$ref": "#/components/schemas/JoinRequest"}, {"name": "Anna"}),
                 "responses": {"201": _json(STATE, "Seated."), "200": _json(STATE, "Already seated here."),
                               "400": BAD, "404": UNKNOWN,
                               "409": _error("The name is taken (`name-taken`), the table is full (`table-full`) "
@@ -118,9 +130,8 @@ def openapi_document() -> dict[str, Any]:
             "/api/tables/{code}/seats/{position}": {
                 "patch": {"summary": "Rename the seat's player, or put a computer player in it (teacher).",
                           "parameters": [CODE, POSITION],
-                          "requestBody": _body({"type": "object", "properties": {
-                              "name": {"type": "string"}, "kind": {"type": "string", "enum": ["human", "computer"]},
-                              "bot": {"type": "string"}}}, {"kind": "computer", "bot": "random"}),
+                          "requestBody": _body({"$ref": "#/components/schemas/SeatChange"},
+                                               {"kind": "computer", "bot": "random"}),
                           "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
                                         "409": _error("The name is taken, or the change is not possible now.")}},
                 "delete": {"summary": "Remove the seat's player (teacher); the seat waits for someone else.",
@@ -168,32 +179,9 @@ def openapi_document() -> dict[str, Any]:
                     "404": _error("No such table or hand."),
                     "409": _error("The hand is still being played (`hand-in-play`).")}}},
         },
-        "components": {"schemas": {
+        "components": {"schemas": request_schemas() | {
             "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {
                 "code": {"type": "string"}, "message": {"type": "string"}}}}},
-            "NewTable": {"type": "object", "required": ["seats"], "properties": {
-                "name": {"type": "string"},
-                "rules": {"type": "string", "enum": list(PRESETS)},
-                "language": {"type": "string", "enum": list(LANGUAGES),
-                             "description": "The language the table plays in (its pages and messages), "
-                                            "whatever the deck's; default: the teacher's interface language."},
-                "deck": {"type": "string", "description": "A deck id of the library, or studio:<number> for a "
-                         "studio deck the teacher sees (see /api/catalog); default: the rules' deck."},
-                "options": {"type": "object", "properties": option_props,
-                            "description": "Overrides of the preset's options."},
-                "seats": {"type": "array", "items": {"type": "object", "properties": {
-                    "kind": {"type": "string", "enum": ["human", "computer"]},
-                    "bot": {"type": "string"}, "name": {"type": "string"},
-                    "here": {"type": "boolean", "description": "Played on this device (pass-and-play)."}}}},
-                "match": {"type": "object", "properties": {
-                    "format": {"type": "string", "enum": ["hands", "target"]},
-                    "value": {"type": "integer", "description": "Number of hands, or the target score."}}}}},
-            "MoveRequest": {"type": "object", "required": ["move"], "properties": {
-                "seat": {"type": "integer", "description": "Needed when this browser holds several seats."},
-                "version": {"type": "integer", "description": "The version the screen was drawn from."},
-                "move": {"type": "object", "description": 'One of {"ask": name, "set": id} | '
-                         '{"ask": name, "card": id} | {"answer": text|null} | '
-                         '{"claim": set, "holders": {name: [card, ...]}} | {"pass_to": name}.'}}},
             "Deck": {"type": "object", "properties": {
                 "id": {"type": "string"}, "title": {"type": "string"},
                 "sets": {"type": "array", "items": {"type": "object"}}}},
@@ -205,14 +193,14 @@ def openapi_document() -> dict[str, Any]:
                 "version": {"type": "integer"}, "rules": {"type": "string"}, "options": {"type": "object"},
                 "deck": {"type": "object"}, "match": {"type": "object"},
                 "seats": {"type": "array", "items": {"type": "object"}},
-                "you": {"type": "object", "nullable": True, "description": "The seat this state is for."},
+                "you": {"type": ["object", "null"], "description": "The seat this state is for."},
                 "teacher": {"type": "boolean"},
-                "game": {"type": "object", "nullable": True,
+                "game": {"type": ["object", "null"],
                          "description": "The engine's view for this seat (hand, prompts, asks as sets and "
                                         "targets, claimable, pass_targets), or its public view."},
-                "recent": {"type": "array", "nullable": True, "items": {"type": "object"},
+                "recent": {"type": ["array", "null"], "items": {"type": "object"},
                            "description": "The events of the last move as this seat saw them."},
-                "last_answer": {"type": "object", "nullable": True},
+                "last_answer": {"type": ["object", "null"]},
                 "hands": {"type": "array", "items": {"type": "object"},
                           "description": "The finished hands: scores, bonus, winners."},
                 "standings": {"type": "array", "items": {"type": "object"}},

@@ -47,7 +47,8 @@ def _whole(name: str, default: int, least: int, most: int) -> int:
     value = request.args.get(name, "").strip()
     if not value:
         return default
-    if not value.isdigit() or not least <= int(value) <= most:
+    # isascii: "²".isdigit() is true, but int("²") fails
+    if not (value.isascii() and value.isdigit()) or not least <= int(value) <= most:
         abort(400, description=_('"%(name)s" must be a whole number from %(least)d to %(most)d, not "%(value)s".',
                                  name=name, least=least, most=most, value=value[:20]))
     return int(value)

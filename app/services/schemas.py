@@ -1,0 +1,349 @@
+"""The request bodies the services accept, declared once (pydantic): `parse` checks a body against its
+model and the OpenAPI document (app/web/openapi.py) is generated from the same models, so the checks
+and the documentation cannot drift.
+
+What a field is called in a refusal (`What`) and the sentence for a value it cannot take (`wrong`)
+sit beside the field; `parse` turns pydantic's errors into one such sentence in the reader's language.
+Whether a value makes sense for the game (a deck the teacher may use, options that fit the rules, a
+name nobody else has) is the services' business, not the shape's.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from flask_babel import gettext as _
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, ValidationError, \
+    WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
+
+from ..engine.bots import BOTS
+from ..engine.moves import N_
+from ..engine.options import PRESETS
+from ..i18n import LANGUAGES
+from .errors import BadRequest
+
+MAX_SEATS = 22
+MAX_MATCH_HANDS = 20
+MAX_TARGET = 500
+MAX_TEXT = 200  # any id, name or typed answer in a move
+
+
+@dataclass(frozen=True)
+class What:
+    """How a refusal names the field (a marked noun phrase, or the JSON key in quotes, the same in every
+    language), and optionally its own sentence for a value it cannot take (fields: value, choices)."""
+    name: str
+    wrong: str | None = None
+    code: str | None = None  # the error code of a wrong value, where the API has a special one
+
+
+def _whole(value: Any) -> Any:
+    """Whole numbers as JSON numbers or as the digits a form sends; never true/false, never 3.5."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("whole_number", "a whole number")
+    if isinstance(value, str) and not (value.strip().isascii() and value.strip().isdigit()):
+        raise PydanticCustomError("whole_number", "a whole number")  # "²".isdigit() is true
+    if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
+        raise PydanticCustomError("whole_number", "a whole number")
+    return value
+
+
+def _text(value: Any) -> Any:
+    """Ids and names are text as written: `set: 9` and `set: "9"` are the same set (game-record.md)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def whole(**bounds: int) -> Any:
+    """A whole number within `bounds` (ge, le): the bounds first, so the JSON schema shows them."""
+    return Annotated[int, Field(**bounds), BeforeValidator(_whole)]
+
+
+Text = Annotated[str, BeforeValidator(_text), Field(max_length=MAX_TEXT)]
+
+
+class Body(BaseModel):
+    """A JSON object with exactly the fields declared: an unknown field is a mistake worth naming."""
+    model_config = ConfigDict(extra="forbid", strict=False, hide_input_in_errors=False)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Opening a table
+# ----------------------------------------------------------------------------------------------------
+Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+Bot = Literal[tuple(BOTS)]  # type: ignore[valid-type]
+Language = Literal[tuple(LANGUAGES)]  # type: ignore[valid-type]
+OptionValue = Union[Annotated[bool, Field(strict=True)], Annotated[int, Field(strict=True)],
+                    Annotated[str, Field(max_length=80)], None]
+
+
+class SeatSpec(Body):
+    kind: Annotated[Literal["human", "computer"],
+                    What('"kind"', N_('kind is "human" or "computer", not "%(value)s"'))] = "human"
+    bot: Annotated[Bot | None, What(N_("the computer player"), N_(
+        'unknown computer player "%(value)s"; choose one of %(choices)s'))] = Field(
+        None, description="The computer player's strength (computer seats).")
+    name: Annotated[str | None, Field(max_length=80), What(N_("the name"))] = None
+    here: Annotated[bool, Field(strict=True), What('"here"')] = Field(
+        False, description="Played on this device (pass-and-play).")
+
+
+class HandsMatch(Body):
+    format: Literal["hands"] = "hands"
+    value: Annotated[whole(ge=1, le=MAX_MATCH_HANDS), What(N_("the number of hands"))] = 1
+
+
+class TargetMatch(Body):
+    format: Literal["target"]
+    value: Annotated[whole(ge=1, le=MAX_TARGET), What(N_("the target score"))]
+
+
+def _match_format(value: Any) -> str | None:
+    if isinstance(value, dict):
+        return value.get("format", "hands") if isinstance(value.get("format", "hands"), str) else None
+    return getattr(value, "format", None)
+
+
+Match = Annotated[Union[Annotated[HandsMatch, Tag("hands")], Annotated[TargetMatch, Tag("target")]],
+                  Discriminator(_match_format, custom_error_type="match_format",
+                                custom_error_message="the match format is hands or target"),
+                  What('"match"')]
+
+
+class NewTable(Body):
+    """A table to open: POST /api/tables, and the new-table form."""
+    name: Annotated[str, Field(max_length=80), What(N_("a table's name"))] = ""
+    rules: Annotated[Preset, What(N_("the rules"), N_('unknown rules "%(value)s"; choose one of %(choices)s'))] \
+        = "standard"
+    language: Annotated[Language | None, What('"language"', N_(
+        '"language" is one of %(choices)s, not "%(value)s"'), code="unknown-language"),
+        WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})] = Field(
+        None, description="The language the table plays in (its pages and messages), whatever the deck's; "
+                          "absent or null: the teacher's interface language.")
+    deck: Annotated[str | None, Field(max_length=120), What('"deck"')] = Field(
+        None, description="A deck id of the library, or studio:<number> for a studio deck the teacher sees "
+                          "(see /api/catalog); default: the rules' deck.")
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], What('"options"')] = Field(
+        default_factory=dict, description="Overrides of the preset's options (see /api/catalog).")
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS), What('"seats"')]
+    match: Match = Field(default_factory=HandsMatch)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Seats and moves
+# ----------------------------------------------------------------------------------------------------
+class JoinRequest(Body):
+    name: Annotated[str, Field(max_length=80), What(N_("the name"))]
+
+
+class SeatChange(Body):
+    """PATCH a seat: rename its player, or put a computer player in it (or free a computer's seat)."""
+    name: Annotated[str | None, Field(max_length=80), What(N_("the name"))] = None
+    kind: Annotated[Literal["human", "computer"] | None,
+                    What('"kind"', N_('a seat\'s kind is "human" or "computer", not "%(value)s"'))] = None
+    bot: Annotated[Bot | None, What(N_("the computer player"), N_(
+        'unknown computer player "%(value)s"; choose one of %(choices)s'))] = None
+
+    @model_validator(mode="after")
+    def _says_something(self) -> "SeatChange":
+        if self.name is None and self.kind is None:
+            raise PydanticCustomError("seat_change", "name or kind")
+        return self
+
+
+class AskMove(Body):
+    player: Text | None = None
+    ask: Annotated[Text, What('"ask"')]
+    set: Annotated[Text | None, What('"set"')] = None
+    card: Annotated[Text | None, What('"card"')] = None
+
+    @model_validator(mode="after")
+    def _set_or_card(self) -> "AskMove":
+        if (self.set is None) == (self.card is None):
+            raise PydanticCustomError("set_or_card", "set or card")
+        return self
+
+
+class AnswerMove(Body):
+    player: Text | None = None
+    answer: Annotated[Text | None, What('"answer"')]
+
+
+class ClaimMove(Body):
+    player: Text | None = None
+    claim: Annotated[Text, What('"claim"')]
+    holders: Annotated[dict[Text, list[Text]], Field(min_length=1), What('"holders"')]
+
+
+class PassMove(Body):
+    player: Text | None = None
+    pass_to: Annotated[Text, What('"pass_to"')]
+
+
+MOVE_KINDS = ("ask", "answer", "claim", "pass_to")
+
+
+def _move_kind(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return None
+    kinds = [kind for kind in MOVE_KINDS if kind in value]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+Move = Annotated[Union[Annotated[AskMove, Tag("ask")], Annotated[AnswerMove, Tag("answer")],
+                       Annotated[ClaimMove, Tag("claim")], Annotated[PassMove, Tag("pass_to")]],
+                 Discriminator(_move_kind, custom_error_type="move_kind",
+                               custom_error_message="one of ask, answer, claim, pass_to"),
+                 What('"move"')]
+
+
+class MoveRequest(Body):
+    """POST /api/tables/<code>/moves."""
+    seat: Annotated[whole(ge=0) | None, What('"seat"')] = Field(
+        None, description="Needed when this browser holds several seats.")
+    version: Annotated[int | None, Field(strict=True), What('"version"')] = Field(
+        None, description="The version the screen was drawn from.")
+    move: Move
+
+
+# ----------------------------------------------------------------------------------------------------
+# Checking a body, and saying what is wrong with it
+# ----------------------------------------------------------------------------------------------------
+EXAMPLES = {
+    "match": '{"format": "hands", "value": 3}',
+    "move": '{"ask": "Boris", "set": "9"}',
+    "seats": '[{"kind": "human"}, {"kind": "computer", "bot": "random"}]',
+}
+
+
+def parse(model: type[Body], data: Any) -> Any:
+    """`data` as an instance of `model`, or a BadRequest with one sentence about its first problem."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        _field, what, _info = _field_at(model, tuple(error.get("loc", ())))
+        code = what.code if what and what.code and error["type"] in ("literal_error", "enum") else None
+        raise BadRequest(explain(model, error), code=code) from None
+
+
+def explain(model: type[Body], error: dict) -> str:
+    """One pydantic error as a sentence in the reader's language: the field by its name, the value."""
+    loc = tuple(error.get("loc", ()))
+    kind = error["type"]
+    field, what, annotation = _field_at(model, loc)
+    prefix = ""
+    seat = next((loc[i + 1] for i in range(len(loc) - 1) if loc[i] == "seats" and isinstance(loc[i + 1], int)),
+                None)
+    if seat is not None and len(loc) > 2:
+        prefix = _("seat %(position)d: ", position=seat)
+    name = _(what.name) if what else (f'"{field}"' if field else _("the body"))
+    value = _shown(error.get("input"))
+    choices = ", ".join(_choices(annotation))
+    bounds = _bounds(annotation)
+    if kind == "missing":
+        sentence = _("%(what)s is missing", what=name)
+    elif kind == "extra_forbidden":
+        where = loc[-2] if len(loc) > 1 and isinstance(loc[-2], str) and loc[-2] not in MOVE_KINDS else None
+        sentence = (_('unknown field "%(field)s" in %(where)s', field=loc[-1], where=f'"{where}"') if where
+                    else _('unknown field "%(field)s"', field=loc[-1]))
+    elif kind in ("literal_error", "enum"):
+        wrong = what.wrong if what and what.wrong else N_('%(what)s is one of %(choices)s, not "%(value)s"')
+        sentence = _(wrong, what=name, choices=choices, value=value)
+    elif kind in ("match_format", "move_kind") and not isinstance(error.get("input"), dict):
+        sentence = _("%(what)s is an object such as %(example)s", what=name, example=EXAMPLES[str(field)])
+    elif kind == "match_format":
+        sentence = _('the match format is "hands" or "target", not "%(format)s"',
+                     format=_shown(error["input"].get("format")))
+    elif kind == "move_kind":
+        sentence = _("a move has exactly one of %(kinds)s, such as %(example)s", kinds=", ".join(MOVE_KINDS),
+                     example=EXAMPLES["move"])
+    elif kind == "set_or_card":
+        sentence = _('an ask names either a "set" or a "card"')
+    elif kind == "seat_change":
+        sentence = _('give a new "name", or a "kind" ("computer" with a "bot", or "human")')
+    elif kind in ("whole_number", "int_type", "int_parsing", "int_from_float", "finite_number"):
+        sentence = _('%(what)s is a whole number, not "%(value)s"', what=name, value=value)
+    elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and bounds[1] is not None:
+        sentence = _("%(what)s is between %(low)d and %(high)d", what=name, low=bounds[0], high=bounds[1])
+    elif kind in ("greater_than_equal", "greater_than"):
+        sentence = _("%(what)s is at least %(low)s", what=name, low=error.get("ctx", {}).get("ge", 0))
+    elif kind in ("string_type", "string_sub_type"):
+        sentence = _("%(what)s should be text", what=name)
+    elif kind == "string_too_long":
+        sentence = _("%(what)s is text of at most %(max)d characters", what=name,
+                     max=error.get("ctx", {}).get("max_length", MAX_TEXT))
+    elif kind in ("bool_type", "bool_parsing"):
+        sentence = _("%(what)s is true or false", what=name)
+    elif kind in ("dict_type", "model_type", "model_attributes_type"):
+        example = EXAMPLES.get(str(loc[-1]) if loc else "", "{...}")
+        sentence = _("%(what)s is an object such as %(example)s", what=name, example=example)
+    elif kind in ("list_type", "too_short", "too_long") and field == "seats":
+        sentence = (_("a table has at most %(max)d seats", max=MAX_SEATS) if kind == "too_long"
+                    else _("%(what)s is a list such as %(example)s", what=name, example=EXAMPLES["seats"]))
+    elif kind == "list_type":
+        sentence = _("%(what)s is a list", what=name)
+    elif kind == "too_short":
+        sentence = _("%(what)s is empty", what=name)
+    else:
+        sentence = _("%(what)s is not right: %(detail)s", what=name, detail=error.get("msg", kind))
+    return prefix + sentence
+
+
+# The models behind a discriminated union, by tag: an error's path names the tag ("move", "ask", "set").
+UNIONS = {"match": {"hands": HandsMatch, "target": TargetMatch},
+          "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove}}
+
+
+def _field_at(model: type[Body], loc: tuple) -> tuple[str | None, What | None, Any]:
+    """The last named field on the error's path, its What, and its FieldInfo (for choices and bounds)."""
+    field = what = info = None
+    current: Any = model
+    for step in loc:
+        if field in UNIONS and step in UNIONS[field] and current is None:
+            current = UNIONS[field][step]
+        elif isinstance(step, str) and current is not None and step in current.model_fields:
+            info = current.model_fields[step]
+            field = step
+            what = next((m for m in info.metadata if isinstance(m, What)), None)
+            current = _model_in(info.annotation)
+    return field, what, info
+
+
+def _model_in(annotation: Any) -> Any:
+    """The one model inside list[X], X | None, Annotated[X, ...]; None for a union of several."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    found = {m for m in map(_model_in, get_args(annotation)) if m is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+def _choices(info: Any) -> list[str]:
+    annotation = getattr(info, "annotation", None)
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if get_origin(node) is Literal:
+            found.extend(str(arg) for arg in get_args(node))
+        else:
+            for arg in get_args(node):
+                walk(arg)
+    walk(annotation)
+    return found
+
+
+def _bounds(info: Any) -> tuple[int | None, int | None]:
+    low = high = None
+    for item in getattr(info, "metadata", ()):
+        low = getattr(item, "ge", low)
+        high = getattr(item, "le", high)
+    return low, high
+
+
+def _shown(value: Any) -> str:
+    """A refused value as a refusal quotes it: short, on one line."""
+    text = value if isinstance(value, str) else repr(value)
+    return text.replace("\n", " ")[:40]

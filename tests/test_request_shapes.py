@@ -1,0 +1,186 @@
+"""No request shape gets a 500: wrong types, huge and non-finite numbers, deep nesting and odd Unicode
+digits in every body and query field of the API are refused with a 4xx and a sentence.
+
+Besides the cases found by hand, every field of every request body the OpenAPI document describes, and
+every query parameter, is sent each of the hostile values below in turn (the rest of the body kept
+valid), so a field added later is covered without a new test."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .web_support import for_play, open_table, seat_student, teacher_client
+
+DEEP_OBJECT = '{"a":' * 3000 + "1" + "}" * 3000
+DEEP_ARRAY = "[" * 50_000
+HOSTILE = [  # as JSON text: 1e999 is a number JSON allows that Python reads as infinity
+    "[]", "[\"x\"]", "{}", '{"a": {"b": [1]}}', "1e999", "-1e999", "1" + "0" * 400, "3.5", "-1", "true", "null",
+    '"\\u00b2"', '"\\u0661\\u0662"', '"\\u00bd"', '""', '"' + "x" * 5000 + '"', '"\\u0000\\r\\n"',
+    "[" * 2000 + "]" * 2000,
+]
+
+
+@pytest.fixture
+def table(app):
+    app.config.update(JOIN_GUESS_LIMIT=10**6)
+    for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    student = seat_student(app, code, "Anna")
+    return teacher, student, code
+
+
+def error_of(response) -> dict:
+    return response.get_json()["error"]
+
+
+def raw(client, method: str, url: str, text: str):
+    return client.open(url, method=method, data=text, content_type="application/json")
+
+
+@pytest.mark.parametrize("body", [
+    {"rules": ["standard"], "seats": [{}, {}, {}]},
+    {"rules": {"a": 1}, "seats": [{}, {}, {}]},
+    {"language": ["en"], "seats": [{}, {}, {}]},
+    {"language": {"en": True}, "seats": [{}, {}, {}]},
+    {"seats": [{"kind": "computer", "bot": ["x"]}, {}, {}]},
+    {"seats": [{"kind": ["human"]}, {}, {}]},
+    {"seats": [{}, {}, {}], "deck": ["standard-52"]},
+    {"seats": [{}, {}, {}], "options": {"stock": [True]}},
+    {"seats": [{}, {}, {}], "options": {"deal_size": "\u00b2"}},
+    {"seats": [{}, {}, {}], "name": {"x": 1}},
+])
+def test_a_new_table_of_the_wrong_shape_is_a_400_with_a_sentence(app, body):
+    response = teacher_client(app).post("/api/tables", json=body)
+    assert response.status_code == 400, response.data[:300]
+    assert error_of(response)["message"]
+
+
+@pytest.mark.parametrize("match", ['{"format": "hands", "value": 1e999}', '{"format": "target", "value": -1e999}',
+                                   '{"format": "hands", "value": 2.5}', '{"format": "hands", "value": true}',
+                                   '{"format": "hands", "value": "\\u00b2"}', '{"format": ["hands"]}'])
+def test_a_match_of_any_number_is_a_400(app, match):
+    body = '{"seats": [{}, {}, {}], "match": %s}' % match
+    response = raw(teacher_client(app), "POST", "/api/tables", body)
+    assert response.status_code == 400, response.data[:300]
+    message = error_of(response)["message"]
+    assert any(words in message for words in ("whole number", "match format", "infinity")), message
+
+
+def test_a_computer_player_named_by_a_list_is_a_400_on_patch_too(app, table):
+    teacher, _student, code = table
+    response = teacher.patch(f"/api/tables/{code}/seats/2", json={"kind": "computer", "bot": ["x"]})
+    assert response.status_code == 400
+    assert 'unknown computer player "[\'x\']"' in error_of(response)["message"]
+
+
+@pytest.mark.parametrize("text", [DEEP_OBJECT, DEEP_ARRAY])
+@pytest.mark.parametrize("path", ["/api/tables", "/api/tables/{code}/join", "/api/tables/{code}/moves"])
+def test_deeply_nested_json_is_a_400(app, table, path, text):
+    teacher, student, code = table
+    client = teacher if path == "/api/tables" else student
+    response = raw(client, "POST", path.format(code=code), text)
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "malformed-json"
+
+
+@pytest.mark.parametrize("query", ["players=%C2%B2", "hands=%C2%B9", "players=%D9%A1%D9%A2", "hands=1e999"])
+def test_odd_digits_on_the_score_pad_are_a_400(client, query):
+    response = client.get(f"/print/scorepad.pdf?{query}")
+    assert response.status_code == 400
+    assert "whole number" in response.get_data(as_text=True)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Every field of every body, every query parameter
+# ----------------------------------------------------------------------------------------------------
+def _resolve(document: dict, schema: dict) -> dict:
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    return schema
+
+
+def field_paths(document: dict, schema: dict, prefix: tuple = (), depth: int = 0) -> list[tuple]:
+    """Every property path a body schema names (into objects, list items and union members)."""
+    schema = _resolve(document, schema)
+    paths = []
+    for member in schema.get("anyOf", []) + schema.get("oneOf", []):
+        paths += field_paths(document, member, prefix, depth)
+    for name, sub in schema.get("properties", {}).items():
+        paths.append(prefix + (name,))
+        if depth < 4:
+            paths += field_paths(document, sub, prefix + (name,), depth + 1)
+    if "items" in schema and depth < 4:
+        paths += field_paths(document, schema["items"], prefix + (0,), depth + 1)
+    return list(dict.fromkeys(paths))
+
+
+def with_value(body, path: tuple, value):
+    """A copy of the valid body with the value at `path` replaced (made where it is missing)."""
+    body = json.loads(json.dumps(body))
+    node = body
+    for step in path[:-1]:
+        if isinstance(step, int):
+            if not isinstance(node, list) or not node:
+                return None
+            node = node[step]
+        else:
+            if not isinstance(node, dict):
+                return None
+            node = node.setdefault(step, {})
+    if isinstance(path[-1], int) or not isinstance(node, dict):
+        return None
+    node[path[-1]] = value
+    return body
+
+
+def valid_bodies(code: str) -> dict:
+    return {
+        ("post", "/api/tables"): {"rules": "standard", "seats": [{"kind": "human", "name": "Vera", "here": True},
+                                                                 {"kind": "computer", "bot": "random"}, {}],
+                                  "match": {"format": "hands", "value": 2}, "options": {"name_the_work": True}},
+        ("post", "/api/tables/{code}/join"): {"name": "Zoe"},
+        ("patch", "/api/tables/{code}/seats/{position}"): {"kind": "computer", "bot": "memory", "name": "Rex"},
+        ("post", "/api/tables/{code}/moves"): {"seat": 0, "version": 1, "move": {"ask": "Boris", "set": "9"}},
+    }
+
+
+def test_every_body_field_and_query_parameter_takes_hostile_values_without_a_5xx(app, table):
+    teacher, student, code = table
+    teacher.post(f"/api/tables/{code}/start")
+    document = teacher.get("/api/openapi.json").get_json()
+    sent = 0
+    for (method, path), body in valid_bodies(code).items():
+        operation = document["paths"][path][method]
+        schema = operation["requestBody"]["content"]["application/json"]["schema"]
+        url = path.format(code=code, position=3)
+        for field in field_paths(document, schema):
+            for value in HOSTILE:
+                mutated = with_value(body, field, "__HOSTILE__")
+                if mutated is None:
+                    continue
+                text = json.dumps(mutated).replace('"__HOSTILE__"', value)
+                client = teacher if method != "post" or path == "/api/tables" else student
+                response = raw(client, method.upper(), url, text)
+                sent += 1
+                assert response.status_code < 500, (method, url, field, value[:40], response.data[:300])
+                if response.status_code >= 400:
+                    assert error_of(response)["message"], (field, value[:40])
+    for path, methods in document["paths"].items():
+        for method, operation in methods.items():
+            if method != "get":
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] not in ("query", "path"):
+                    continue
+                for value in ("%C2%B2", "%D9%A1", "1e999", "-1", "%00", "x" * 300, "%5B%5D", "3.5"):
+                    if parameter["in"] == "query":
+                        url = path.format(code=code, number=1, position=0) + f"?{parameter['name']}={value}"
+                    else:
+                        url = path.replace("{" + parameter["name"] + "}", value).format(code=code, number=1,
+                                                                                        position=0)
+                    response = student.get(url)
+                    sent += 1
+                    assert response.status_code < 500, (url, response.data[:300])
+    assert sent > 300
