@@ -45,6 +45,11 @@ OPTION_HELP = {
     "jokers": N_("With a removed rank: its four cards and two jokers form a ninth set."),
     "rank_sets": N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."),
     "name_the_work": N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."),
+    "answers": N_("How naming a work is graded: exactly (spaces, case, accents and a leading article aside), or "
+                  "forgiving a slip of one or two letters."),
+    "named_asks": N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),
+    "bonus_in_score": N_("The bonus counts as a set; otherwise sets decide the winner and the bonus is counted "
+                         "apart."),
 }
 
 # Short names for the new-table form, the option's id beside it (the API and docs/rules.md use the ids).
@@ -72,12 +77,16 @@ OPTION_LABELS = {
     "jokers": N_("Jokers"),
     "rank_sets": N_("Sets by rank"),
     "name_the_work": N_("Naming the work"),
+    "answers": N_("Answers"),
+    "named_asks": N_("Asks name the work"),
+    "bonus_in_score": N_("The bonus counts as a set"),
 }
 
 # What an option's choices mean (the values stay the ids: "set", "card", ...).
 CHOICE_LABELS = {
     "ask_by": {"set": N_("a whole set"), "card": N_("one named card")},
     "miss_passes_to": {"left": N_("the asker's left"), "asked": N_("the player asked")},
+    "answers": {"exact": N_("spelled right"), "typos": N_("a typo forgiven")},
 }
 
 BOT_NAMES = {
@@ -108,8 +117,9 @@ def option_kind(name: str) -> str:
 
 
 def option_choices(name: str) -> tuple[str, ...] | None:
+    from ..engine.answers import ANSWERS
     from ..engine.options import ASK_BY, MISS_PASSES_TO
-    return {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO}.get(name)
+    return {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO, "answers": ANSWERS}.get(name)
 
 
 SNAPSHOT_PREFIX = "snap:"  # a table's studio deck, frozen when the table opened (models.DeckSnapshot)
