@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 WEAK_KEYS = {"dev", "development", "secret", "secret-key", "change-me", "changeme", "default", "test", "key"}
 MIN_KEY_LENGTH = 24
@@ -57,9 +58,49 @@ def from_environment(instance_path: str) -> dict:
         "WTF_CSRF_TIME_LIMIT": None,
         # Behind a reverse proxy (nginx, a load balancer): how many proxies in front of the app set
         # X-Forwarded-For/-Proto/-Host. 0 (the default) trusts none, so a student cannot pose as
-        # another address to dodge the join-code and log-in limits.
+        # another address to dodge the join-code limit.
         "TRUSTED_PROXIES": _count(os.environ.get("TRUSTED_PROXIES"), "TRUSTED_PROXIES"),
+        # The address students open (join links, QR codes, invitations): never the request's Host header,
+        # which anyone can set. PUBLIC_URL, else SERVER_NAME; `authors serve` names its own address.
+        "PUBLIC_URL": public_url(os.environ.get("PUBLIC_URL"), os.environ.get("SERVER_NAME")),
+        # The host names requests may carry (others get 400: app/web/security.py); unset: any.
+        "ALLOWED_HOSTS": _hosts(os.environ.get("ALLOWED_HOSTS")),
+        # Wrong join codes one address may try within JOIN_GUESS_WINDOW (app/web/guard.py, default 300):
+        # raise it for a district whose schools all reach the server through one address.
+        **_join_guess_address_limit(os.environ.get("JOIN_GUESS_ADDRESS_LIMIT")),
     }
+
+
+def _join_guess_address_limit(value: str | None) -> dict:
+    if value is None or not value.strip():
+        return {}
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ConfigError(f"JOIN_GUESS_ADDRESS_LIMIT is how many wrong join codes one address may try within "
+                          f"JOIN_GUESS_WINDOW (a whole number, at least 1), not {value!r}")
+    return {"JOIN_GUESS_ADDRESS_LIMIT": number}
+
+
+def public_url(value: str | None, server_name: str | None = None) -> str | None:
+    """The configured public address as scheme://host[:port], or None; ConfigError for anything else."""
+    if (value is None or not value.strip()) and server_name and server_name.strip():
+        value = f"http://{server_name.strip()}"
+    if value is None or not value.strip():
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(f"PUBLIC_URL is the address students open, such as http://192.168.1.20:5000 or "
+                          f"https://authors.example.org, not {value!r}")
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
+
+def _hosts(value: str | None) -> list[str] | None:
+    if value is None or not value.strip():
+        return None
+    return [host.strip() for host in value.split(",") if host.strip()]
 
 
 def _count(value: str | None, name: str) -> int:

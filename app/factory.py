@@ -80,12 +80,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import guard, polling
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
     app.wsgi_app = polling.FastPoll(app)  # a student's unchanged poll: a 304 before Flask (issue #8)
+    from .web import security
+
+    if app.config.get("ALLOWED_HOSTS"):
+        app.wsgi_app = security.AllowedHosts(app.wsgi_app, app.config["ALLOWED_HOSTS"])
     proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
     if proxies:
         # The client's address and scheme from the proxies' X-Forwarded-* headers: the rate limits count
         # each student's address, not the proxy's, and links and secure cookies see https.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
-    from .web import security
-
     security.register(app)  # outermost: every response carries the security headers, FastPoll's 304s too
     return app

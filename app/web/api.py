@@ -13,6 +13,7 @@ from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..services.moves import move_from_request
 from . import polling, seating
+from .links import public_url
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -43,7 +44,7 @@ def json_body(required: bool = True) -> dict:
 
 
 def join_url(table) -> str:
-    return url_for("tables.join_link", code=table.code, _external=True)
+    return public_url("tables.join_link", code=table.code)
 
 
 def _state(table, seat=None) -> dict:

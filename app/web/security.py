@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from flask import Flask
+from werkzeug.exceptions import SecurityError
+from werkzeug.wsgi import get_host
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -43,6 +45,26 @@ class SecurityHeaders:
             return start_response(status, headers, exc_info)
 
         return self.wsgi_app(environ, with_headers)
+
+
+class AllowedHosts:
+    """WSGI middleware: a request whose Host (after ProxyFix) is not one of ALLOWED_HOSTS is a 400 with a
+    sentence. (Flask's own TRUSTED_HOSTS refuses inside the request context, where the error page cannot
+    build its links, and answers 500.)"""
+
+    def __init__(self, wsgi_app, hosts: list[str]):
+        self.wsgi_app, self.hosts = wsgi_app, hosts
+
+    def __call__(self, environ, start_response):
+        try:
+            get_host(environ, self.hosts)
+        except SecurityError:
+            body = (f"This server answers to {', '.join(self.hosts)} only: open the address your teacher "
+                    "gave you.\n").encode()
+            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
+                                               ("Content-Length", str(len(body)))])
+            return [body]
+        return self.wsgi_app(environ, start_response)
 
 
 def register(app: Flask) -> None:

@@ -1,6 +1,7 @@
 """Pages around a table: open one, join one, the teacher's table page, the projector, the overview."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -16,6 +17,7 @@ from ..services.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
 from . import seating
+from .links import public_url
 
 bp = Blueprint("tables", __name__)
 
@@ -100,7 +102,7 @@ def manage(code: str):
             return redirect(url_for("play.play", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
     return render_template("tables/manage.html", table=table, bots=bot_names(),
-                           join_url=url_for("tables.join_link", code=table.code, _external=True))
+                           join_url=public_url("tables.join_link", code=table.code))
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -131,16 +133,19 @@ def join_link(code: str):
 def projector(code: str):
     table = table_service.find(code)
     return render_template("tables/projector.html", table=table,
-                           join_url=url_for("tables.join_link", code=table.code, _external=True))
+                           join_url=public_url("tables.join_link", code=table.code))
 
 
 @bp.get("/t/<code>/qr.svg")
 def qr(code: str):
     table = table_service.find(code)
-    svg = qr_svg(url_for("tables.join_link", code=table.code, _external=True))
-    response = Response(svg, mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=86400"
-    return response
+    link = public_url("tables.join_link", code=table.code)
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
+    # The link comes from the configuration, the same for every request: an address that changes
+    # (a laptop on another network) is seen within the hour, revalidated by its ETag.
+    response.set_etag(hashlib.sha256(link.encode()).hexdigest()[:32])
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    return response.make_conditional(request)
 
 
 @bp.get("/teacher")
