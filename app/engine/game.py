@@ -422,9 +422,8 @@ class Game:
         if self._must_pass:
             raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
         if move.named is not None and not (self.options.named_asks and isinstance(move.named, str)):
-            if self.options.named_asks:
-                raise IllegalMove("not-allowed", "the work named in an ask is a piece of text", move)
-            raise IllegalMove("not-allowed", "in this game an ask names the card only, not its work", move)
+            # Only named_asks names the work in the ask, and as text (a sentence the catalogs already have).
+            raise IllegalMove("not-allowed", "this is not a move of this game", move)
         target = self._player(move.target, move)
         if target == seat:
             raise IllegalMove("ask-self", "you cannot ask yourself; ask another player", move)
