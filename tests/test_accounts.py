@@ -3,6 +3,7 @@ limit held in the database, `authors teacher create`, CSRF refusals, and tables 
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import pytest
@@ -13,6 +14,7 @@ from app.cli import cli
 from app.db import db
 from app.models import Invitation, Teacher, TeacherLogin
 from app.services import accounts
+from app.web.accounts import DEVICE_COOKIE
 
 from .web_support import TEACHER_PASSWORD, CSRFClient, make_teacher, open_table, seat_student, teacher_client
 
@@ -205,21 +207,84 @@ def test_too_many_failed_log_ins_are_refused_with_429_in_every_process(app, monk
         assert log_in(client, password="wrong password").status_code == 401
     refused = log_in(client)  # even the right password, until the window is over
     assert refused.status_code == 429
-    assert "Too many failed log-ins" in refused.get_data(as_text=True) and "15 minutes" in refused.get_data(as_text=True)
-    # another process on the same database refuses too
+    text = refused.get_data(as_text=True)
+    assert "Too many failed log-ins" in text and "a browser you have used before" in text and "15 minutes" in text
+    # another process on the same database refuses too, and so does another address
     other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                         "SECRET_KEY": app.config["SECRET_KEY"]})
     other.test_client_class = CSRFClient
     assert log_in(other.test_client()).status_code == 429
     with other.app_context():
         db.engine.dispose()
-    # another address is not limited, and a success clears its count
     elsewhere = app.test_client()
     elsewhere.environ_base["REMOTE_ADDR"] = "10.0.0.9"
-    assert log_in(elsewhere).status_code == 303
+    assert log_in(elsewhere).status_code == 429
     # once the window has passed the account may log in again
     monkeypatch.setattr(time, "time", lambda real=time.time: real() + 15 * 60 + 1)
     assert log_in(client).status_code == 303
+
+
+def device_cookie(client):
+    cookie = client.get_cookie(DEVICE_COOKIE, path="/login")
+    return cookie.value if cookie else None
+
+
+def test_a_browser_that_logged_in_before_is_not_locked_out_by_other_browsers_failures(app):
+    make_teacher(app)
+    make_teacher(app, "Mr Other")
+    mine = app.test_client()
+    assert log_in(mine).status_code == 303 and device_cookie(mine)
+    assert mine.post("/logout").status_code == 303 and device_cookie(mine)  # the device cookie stays
+    for _ in range(10):  # someone else, anywhere, guessing the teacher's password
+        assert log_in(app.test_client(), password="a wrong guess").status_code == 401
+    stranger = log_in(app.test_client())
+    assert stranger.status_code == 429 and "a browser you have used before" in stranger.get_data(as_text=True)
+    assert log_in(mine).status_code == 303  # the teacher's own browser logs in
+    # a device cookie vouches for the accounts it names only, and only as the server signed it
+    assert log_in(mine, name="Mr Other").status_code == 303
+    forged = app.test_client()
+    forged.set_cookie(DEVICE_COOKIE, device_cookie(mine)[:-2] + "xx", path="/login")
+    assert log_in(forged).status_code == 429
+    # a known browser's own failures lock it out alone, with its own sentence
+    for _ in range(10):
+        assert log_in(mine, password="my own typo").status_code == 401
+    own = log_in(mine)
+    assert own.status_code == 429 and "in this browser" in own.get_data(as_text=True)
+    other_known = app.test_client()
+    other_known.set_cookie(DEVICE_COOKIE, device_cookie(mine), path="/login")  # (the same nonce: the same count)
+    assert log_in(other_known).status_code == 429
+
+
+def test_parallel_wrong_log_ins_check_no_more_passwords_than_the_limit(app, monkeypatch):
+    """The attempt is counted in the database before its password is checked, in one UPDATE that counts
+    only under the limit: 24 wrong log-ins at the same instant check at most 10 passwords."""
+    make_teacher(app)
+    checked, lock = [], threading.Lock()
+    real_check = accounts.check_password_hash
+
+    def counting_check(stored, password):
+        with lock:
+            checked.append(password)
+        return real_check(stored, password)
+
+    monkeypatch.setattr(accounts, "check_password_hash", counting_check)
+    clients = [app.test_client() for _ in range(24)]
+    tokens = [c.csrf_token() for c in clients]
+    gate, statuses = threading.Barrier(len(clients)), [None] * len(clients)
+
+    def attempt(i):
+        gate.wait()
+        statuses[i] = clients[i].post("/login", data={"name": "Ms Teacher", "password": f"guess {i}"},
+                                      headers={"X-CSRFToken": tokens[i]}).status_code
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert sorted(set(statuses)) == [401, 429], statuses
+    assert statuses.count(401) == len(checked) <= accounts.LOGIN_FAILURES, (statuses, len(checked))
+    assert statuses.count(401) == accounts.LOGIN_FAILURES  # no attempt was refused while there was room
 
 
 def test_the_rate_limit_counts_every_hit_of_a_key(app):
@@ -234,8 +299,20 @@ def test_the_rate_limit_counts_every_hit_of_a_key(app):
         assert ratelimit.blocked("join:10.0.0.1", 5, 60, now=1061.0) == 0  # a new window
         ratelimit.hit("join:10.0.0.1", 60, now=1061.0)
         assert ratelimit.blocked("join:10.0.0.1", 1, 60, now=1062.0) > 0
-        ratelimit.reset("join:10.0.0.1")
-        assert ratelimit.blocked("join:10.0.0.1", 1, 60, now=1062.0) == 0
+
+
+def test_taking_an_attempt_counts_it_only_while_there_is_room(app):
+    from app.services import ratelimit
+
+    with app.app_context():
+        assert [ratelimit.take("login:x", 3, 60, now=1000.0 + i) for i in range(3)] == [0, 0, 0]
+        assert ratelimit.take("login:x", 3, 60, now=1010.0) == pytest.approx(50.0)
+        assert ratelimit.blocked("login:x", 3, 60, now=1010.0) == pytest.approx(50.0)  # the refusal took nothing
+        ratelimit.give_back("login:x", 60, now=1011.0)  # one went right
+        assert ratelimit.take("login:x", 3, 60, now=1012.0) == 0
+        assert ratelimit.take("login:x", 3, 60, now=1013.0) > 0
+        assert ratelimit.take("login:x", 3, 60, now=1061.0) == 0  # a new window
+        assert ratelimit.blocked("login:x", 2, 60, now=1062.0) == 0
 
 
 # ----------------------------------------------------------------------------------------------------

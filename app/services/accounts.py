@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from dataclasses import dataclass
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -22,7 +23,7 @@ NAME_MIN, NAME_MAX = 2, 60
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 HASH_METHOD = "scrypt"
 INVITATION_DAYS = 14
-LOGIN_FAILURES = 10            # failed log-ins per account and address ...
+LOGIN_FAILURES = 10            # failed log-ins per account from unknown browsers, and per known browser ...
 LOGIN_WINDOW = 15 * 60         # ... within this many seconds, then 429 until the window ends
 
 SEEN_EVERY = 3600             # a log-in's seen_at is written at most this often (not on every poll)
@@ -87,26 +88,48 @@ def create_teacher(name, password, invited_by: int | None = None, password_hash:
     return teacher
 
 
-def _login_key(name: str, address: str | None) -> str:
-    return f"login:{name_key(' '.join(str(name).split()))}:{address or '-'}"
+@dataclass(frozen=True)
+class Device:
+    """A browser that has logged in to these accounts before: its signed device cookie (the OWASP
+    pattern against online guessing, read by app/web/accounts.py). Another browser's failures do not
+    lock it out."""
+    nonce: str                     # random, made with the cookie: this browser's own count of failures
+    accounts: tuple[int, ...] = ()  # the accounts it logged in to, the latest last
 
 
-def authenticate(name, password, address: str | None) -> Teacher:
-    """The account for this name and password, or a refusal: 401, or 429 after too many failures from
-    this address for this account (counted in the database, so every process sees them)."""
+def _login_key(name: str, teacher: Teacher | None, device: Device | None) -> tuple[str, bool]:
+    """The count this log-in attempt goes into, and whether it is the browser's own (a known device)."""
+    if teacher is not None and device is not None and teacher.id in device.accounts:
+        return f"login:{teacher.id}:device:{device.nonce}", True
+    return f"login:{name_key(' '.join(str(name).split()))}:unknown-browsers", False
+
+
+def authenticate(name, password, device: Device | None = None) -> Teacher:
+    """The account for this name and password, or a refusal: 401, or 429 after LOGIN_FAILURES failures
+    within LOGIN_WINDOW. A browser that logged in to the account before (`device`) has a count of its
+    own; every other browser shares the account's. The attempt is counted in the database BEFORE the
+    password is checked, atomically (ratelimit.take), so parallel attempts check at most LOGIN_FAILURES
+    passwords in every process together; a success gives its place back."""
     global _dummy_hash
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX \
             or len(name) > 4 * NAME_MAX:
         raise LoginFailed(_("The name or the password is wrong."))
-    key = _login_key(name, address)
-    wait = ratelimit.blocked(key, LOGIN_FAILURES, LOGIN_WINDOW)
+    teacher = find_by_name(name) if name.strip() else None
+    key, known = _login_key(name, teacher, device)
+    wait = ratelimit.take(key, LOGIN_FAILURES, LOGIN_WINDOW)
     if wait:
         minutes = max(1, round(wait / 60))
-        raise TooManyAttempts(ngettext("Too many failed log-ins for this account from your address: wait about "
+        if known:
+            raise TooManyAttempts(ngettext("Too many failed log-ins for this account in this browser: wait about "
+                                           "%(num)d minute and try again.",
+                                           "Too many failed log-ins for this account in this browser: wait about "
+                                           "%(num)d minutes and try again.", minutes))
+        raise TooManyAttempts(ngettext("Too many failed log-ins for this account from browsers it has not logged in "
+                                       "from before: log in from a browser you have used before, or wait about "
                                        "%(num)d minute and try again.",
-                                       "Too many failed log-ins for this account from your address: wait about "
+                                       "Too many failed log-ins for this account from browsers it has not logged in "
+                                       "from before: log in from a browser you have used before, or wait about "
                                        "%(num)d minutes and try again.", minutes))
-    teacher = find_by_name(name) if name.strip() else None
     if teacher is None:
         if _dummy_hash is None:
             _dummy_hash = hash_password("not anybody's password")
@@ -115,9 +138,8 @@ def authenticate(name, password, address: str | None) -> Teacher:
     else:
         ok = check_password_hash(teacher.password_hash, password)
     if not ok:
-        ratelimit.hit(key, LOGIN_WINDOW)
-        raise LoginFailed(_("The name or the password is wrong."))
-    ratelimit.reset(key)
+        raise LoginFailed(_("The name or the password is wrong."))  # (the attempt stays counted)
+    ratelimit.give_back(key, LOGIN_WINDOW)
     return teacher
 
 

@@ -7,14 +7,23 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from itsdangerous import BadData, URLSafeTimedSerializer
 
 from ..models import Teacher
 from ..services import accounts
+from ..services.codes import new_token
 from ..services.errors import ServiceError
 from .seating import wants_json
 
 bp = Blueprint("accounts", __name__)
 login_manager = LoginManager()
+
+# The device cookie (OWASP's defence against online guessing that does not lock the teacher out): set
+# at a successful log-in, signed, naming the accounts logged in from this browser and a random nonce.
+# Failed log-ins from browsers without it count against the account; a browser with it has its own count.
+DEVICE_COOKIE = "authors_device"
+DEVICE_DAYS = 365
+DEVICE_ACCOUNTS = 10  # a staff-room computer remembers this many accounts, the latest ones
 
 
 def register(app: Flask) -> None:
@@ -67,12 +76,43 @@ def _signup_open() -> bool:
     return bool(current_app.config.get("ALLOW_SIGNUP", True))
 
 
-def _sign_in(teacher: Teacher) -> None:
-    """A log-in of its own for this browser (the one it had before, if any, ends)."""
+def _device_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt="authors-device")
+
+
+def known_device() -> accounts.Device | None:
+    """This browser's device cookie, if it is one the server signed (within DEVICE_DAYS)."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw or len(raw) > 1000:
+        return None
+    try:
+        data = _device_signer().loads(raw, max_age=DEVICE_DAYS * 86400)
+    except BadData:
+        return None
+    nonce, ids = (data.get("n"), data.get("a")) if isinstance(data, dict) else (None, None)
+    if not isinstance(nonce, str) or not isinstance(ids, list) or not all(type(i) is int for i in ids):
+        return None
+    return accounts.Device(nonce=nonce, accounts=tuple(ids))
+
+
+def remember_device(response, teacher: Teacher):
+    """The device cookie, naming this account too (and kept another DEVICE_DAYS)."""
+    device = known_device()
+    nonce = device.nonce if device else new_token()
+    ids = [i for i in (device.accounts if device else ()) if i != teacher.id][-(DEVICE_ACCOUNTS - 1):] + [teacher.id]
+    response.set_cookie(DEVICE_COOKIE, _device_signer().dumps({"n": nonce, "a": ids}), max_age=DEVICE_DAYS * 86400,
+                        path=url_for("accounts.login"), secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")),
+                        httponly=True, samesite="Lax")
+    return response
+
+
+def _sign_in(teacher: Teacher, response):
+    """A log-in of its own for this browser (the one it had before, if any, ends), and the device cookie."""
     before = current_user.login_token if current_user.is_authenticated else None
     accounts.start_login(teacher, replacing=before, max_idle=_max_idle())
     login_user(teacher)
     session.permanent = True
+    return remember_device(response, teacher)
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -85,12 +125,11 @@ def login():
                                signup_open=_signup_open())
     name = request.form.get("name", "")
     try:
-        teacher = accounts.authenticate(name, request.form.get("password", ""), request.remote_addr)
+        teacher = accounts.authenticate(name, request.form.get("password", ""), known_device())
     except ServiceError as exc:
         return render_template("accounts/login.html", name=name[:200], next=next_url, error=exc.message,
                                signup_open=_signup_open()), exc.status
-    _sign_in(teacher)
-    return redirect(next_url or url_for("tables.overview"), 303)
+    return _sign_in(teacher, redirect(next_url or url_for("tables.overview"), 303))
 
 
 @bp.post("/logout")
@@ -124,8 +163,7 @@ def signup():
         return render_template("accounts/signup.html", name=name[:200], invite=invite, error=exc.message,
                                closed=exc.code in ("signup-closed", "unknown-invitation", "invitation-used",
                                                    "invitation-expired")), exc.status
-    _sign_in(teacher)
-    return redirect(url_for("tables.overview"), 303)
+    return _sign_in(teacher, redirect(url_for("tables.overview"), 303))
 
 
 def _account_page(status: int = 200, **extra):
