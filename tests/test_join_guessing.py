@@ -1,5 +1,7 @@
-"""Guessing join codes is limited per client address by a counter in the database, so the limit holds
-across processes: two app instances sharing one database count the same wrong guesses."""
+"""Guessing join codes is limited per browser (its session cookie) and, at a level no class reaches by
+mistyping, per client address, by counters in the database, so the limits hold across processes: two
+app instances sharing one database count the same wrong guesses. One student mistyping codes does not
+stop the rest of the class behind the same school address from joining."""
 from __future__ import annotations
 
 import time
@@ -33,21 +35,30 @@ def client(app, environ):
     return c
 
 
-def test_twenty_wrong_codes_from_one_address_block_it_on_every_instance(app, twin):
+def same_browser(source, other):
+    """`other` (a client of another instance) carries `source`'s session cookie: one browser."""
+    other.set_cookie("session", source.get_cookie("session").value)
+    return other
+
+
+def test_twenty_wrong_codes_block_that_browser_on_every_instance_and_not_its_classmates(app, twin):
     real = open_table(teacher_client(app))
     seated = seat_student(app, real, "Anna")
     seated.environ_base.update(GUESSER)  # Anna sits behind the same school address as the guesser
     first, second = client(app, GUESSER), client(twin, GUESSER)
-    for i in range(20):  # wrong codes, alternately on each instance, through the API and the pages
-        guesser = (first, second)[i % 2]
+    assert first.get("/api/tables/WRNGAA").status_code == 404
+    assert first.get_cookie("session") is not None  # a browser without a session got one
+    for i in range(1, 20):  # wrong codes, alternately on each instance, through the API and the pages
+        guesser = same_browser(first, second) if i % 2 else same_browser(second, first)
         code = f"WRNG{i:02d}"
         url = (f"/api/tables/{code}", f"/t/{code}/projector", f"/api/tables/{code}/deck")[i % 3]
         assert guesser.get(url).status_code == 404, (i, url)
-    for guesser in (first, second):
+    same_browser(second, first)
+    for guesser in (first, same_browser(first, second)):
         blocked = guesser.get("/api/tables/ACEFHK")
         assert blocked.status_code == 429
         error = blocked.get_json()["error"]
-        assert error["code"] == "too-many-attempts" and "minute" in error["message"]
+        assert error["code"] == "too-many-attempts" and "in this browser" in error["message"]
         assert 0 < int(blocked.headers["Retry-After"]) <= 600
         # a right code is refused too: the limit is no oracle of which codes exist
         assert guesser.get(f"/api/tables/{real}").status_code == 429
@@ -56,10 +67,42 @@ def test_twenty_wrong_codes_from_one_address_block_it_on_every_instance(app, twi
         assert page.status_code == 429 and b"Too many join codes" in page.data
     # a student already seated at a table keeps playing from the same address
     assert seated.get(f"/api/tables/{real}").status_code == 200
+    # the other browsers behind the same address join, and their own wrong codes are 404s
+    classmate = client(twin, GUESSER)
+    assert classmate.get("/api/tables/ACEFHK").status_code == 404
+    assert classmate.post(f"/api/tables/{real}/join", json={"name": "Boris"}).status_code == 201
+    assert client(app, GUESSER).post("/join", data={"code": real, "name": "Vera"}).status_code in (302, 303)
     # another address is not affected
-    neighbour = client(twin, NEIGHBOUR)
-    assert neighbour.get("/api/tables/ACEFHK").status_code == 404
-    assert neighbour.post(f"/api/tables/{real}/join", json={"name": "Boris"}).status_code == 201
+    assert client(twin, NEIGHBOUR).get("/api/tables/ACEFHK").status_code == 404
+
+
+def test_a_guesser_who_drops_its_cookies_meets_the_address_limit(app, twin):
+    assert app.config["JOIN_GUESS_ADDRESS_LIMIT"] == 300
+    for instance in (app, twin):
+        instance.config.update(JOIN_GUESS_ADDRESS_LIMIT=5)
+    real = open_table(teacher_client(app))
+    seated = seat_student(app, real, "Anna")
+    seated.environ_base.update(GUESSER)
+    for i in range(5):  # a new browser for every guess
+        assert client((app, twin)[i % 2], GUESSER).get(f"/api/tables/WRNG{i:02d}").status_code == 404
+    blocked = client(twin, GUESSER).post(f"/api/tables/{real}/join", json={"name": "Mallory"})
+    assert blocked.status_code == 429 and "from this network" in blocked.get_json()["error"]["message"]
+    assert seated.get(f"/api/tables/{real}").status_code == 200
+    assert client(app, NEIGHBOUR).post(f"/api/tables/{real}/join", json={"name": "Boris"}).status_code == 201
+
+
+def test_the_address_limit_counts_an_ipv6_host_by_its_64(app):
+    app.config.update(JOIN_GUESS_ADDRESS_LIMIT=3)
+    for i in range(3):  # one host's addresses in its /64
+        guesser = client(app, {"REMOTE_ADDR": f"2001:db8:7:1::{i + 1:x}"})
+        assert guesser.get(f"/api/tables/WRNG{i:02d}").status_code == 404
+    assert client(app, {"REMOTE_ADDR": "2001:db8:7:1:ffff::9"}).get("/api/tables/WRNG09").status_code == 429
+    assert client(app, {"REMOTE_ADDR": "2001:db8:7:2::1"}).get("/api/tables/WRNG09").status_code == 404
+    # an IPv4 address written as IPv6 is that IPv4 address, not everyone's ::ffff:0:0/64
+    for i in range(3):
+        assert client(app, {"REMOTE_ADDR": f"::ffff:198.51.100.{i + 1}"}).get("/api/tables/WRNG01").status_code == 404
+    assert client(app, {"REMOTE_ADDR": "::ffff:198.51.100.1"}).get("/api/tables/WRNG01").status_code == 404
+    assert client(app, {"REMOTE_ADDR": "198.51.100.1"}).get("/api/tables/WRNG01").status_code == 404
 
 
 def test_right_codes_and_missing_hands_are_not_guesses(app):
@@ -73,28 +116,31 @@ def test_right_codes_and_missing_hands_are_not_guesses(app):
 
 def test_the_block_ends_with_its_window(app, twin):
     for instance in (app, twin):
-        instance.config.update(JOIN_GUESS_LIMIT=3, JOIN_GUESS_WINDOW=1)
+        instance.config.update(JOIN_GUESS_LIMIT=3, JOIN_GUESS_ADDRESS_LIMIT=4, JOIN_GUESS_WINDOW=1)
     guesser = client(app, GUESSER)
     for code in ("WRONG1", "WRONG2", "WRONG3"):
         assert guesser.get(f"/api/tables/{code}").status_code == 404
-    assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 429
+    assert same_browser(guesser, client(twin, GUESSER)).get("/api/tables/WRONG4").status_code == 429
+    assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 404  # the address's 4th
+    assert client(twin, GUESSER).get("/api/tables/WRONG5").status_code == 429
     time.sleep(1.2)
-    assert client(twin, GUESSER).get("/api/tables/WRONG4").status_code == 404
+    assert client(twin, GUESSER).get("/api/tables/WRONG5").status_code == 404
+    assert guesser.get("/api/tables/WRONG6").status_code == 404
 
 
 def _proxied_app(app, proxies: int):
     other = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                         "SECRET_KEY": app.config["SECRET_KEY"], "TRUSTED_PROXIES": proxies,
-                        "JOIN_GUESS_LIMIT": 3})
+                        "JOIN_GUESS_ADDRESS_LIMIT": 3})
     other.test_client_class = CSRFClient
     return other
 
 
 @pytest.mark.parametrize("proxies", [0, 1])
 def test_behind_a_proxy_the_limit_counts_each_students_address(app, proxies):
-    """With TRUSTED_PROXIES=1 (one proxy in front) the limit counts the address the proxy forwards, so
-    one guesser does not lock a whole school out; with 0, X-Forwarded-For is not believed, so a guesser
-    cannot dodge the limit by inventing addresses."""
+    """With TRUSTED_PROXIES=1 (one proxy in front) the address limit counts the address the proxy
+    forwards, so one guesser does not lock a whole school out; with 0, X-Forwarded-For is not believed,
+    so a guesser cannot dodge the limit by inventing addresses."""
     behind = _proxied_app(app, proxies)
     try:
         proxy = {"REMOTE_ADDR": "10.0.0.1"}
@@ -122,3 +168,15 @@ def test_trusted_proxies_must_be_a_small_count(monkeypatch, tmp_path):
         from_environment(str(tmp_path))
     monkeypatch.setenv("TRUSTED_PROXIES", "2")
     assert from_environment(str(tmp_path))["TRUSTED_PROXIES"] == 2
+
+
+def test_the_address_limit_comes_from_the_environment(monkeypatch, tmp_path):
+    from app.config import ConfigError, from_environment
+
+    assert "JOIN_GUESS_ADDRESS_LIMIT" not in from_environment(str(tmp_path))  # (guard.py's default, 300)
+    monkeypatch.setenv("JOIN_GUESS_ADDRESS_LIMIT", "2000")
+    assert from_environment(str(tmp_path))["JOIN_GUESS_ADDRESS_LIMIT"] == 2000
+    for wrong in ("0", "lots"):
+        monkeypatch.setenv("JOIN_GUESS_ADDRESS_LIMIT", wrong)
+        with pytest.raises(ConfigError, match="JOIN_GUESS_ADDRESS_LIMIT"):
+            from_environment(str(tmp_path))

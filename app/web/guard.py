@@ -1,15 +1,20 @@
 """What keeps the server standing: a database that does not answer is a 503 that says so (the app
 recovers by itself once it answers again); a body over MAX_CONTENT_LENGTH is a 413 that says so; and
-guessing join codes is limited per client address, with a counter in the database that every process
-and host shares (app/services/ratelimit.py).
+guessing join codes is limited per browser and per client address, with counters in the database that
+every process and host shares (app/services/ratelimit.py).
 
 Join-code guessing: every request that names a table by its code (the pages and the API alike, and the
-join form) and finds no table counts one wrong guess for the client's address; after JOIN_GUESS_LIMIT
-wrong guesses within JOIN_GUESS_WINDOW seconds, the address gets 429 for any code it does not already
-hold a seat token for, until the window ends. A browser polling its own table is never slowed down.
+join form) and finds no table counts one wrong guess for the browser (a random id in its session
+cookie, given with its first wrong code) and one for its address. After JOIN_GUESS_LIMIT wrong guesses
+within JOIN_GUESS_WINDOW seconds the browser gets 429 for any code it does not already hold a seat
+token for, until the window ends; the other browsers behind the same address (a classroom behind one
+NAT) go on joining. The address gets 429 only after JOIN_GUESS_ADDRESS_LIMIT, a level no class reaches
+by mistyping: that is the limit of a guesser who drops its cookies. (An IPv6 address counts by its /64,
+which one host or household is given whole.) A browser polling its own table is never slowed down.
 """
 from __future__ import annotations
 
+import ipaddress
 import math
 
 from flask import Flask, current_app, g, jsonify, render_template, request, session
@@ -20,11 +25,12 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..db import db
 from ..models import Table
 from ..services import ratelimit
-from ..services.codes import is_valid_code, normalize_code
+from ..services.codes import is_valid_code, new_token, normalize_code
 from ..services.errors import TooManyAttempts
 from .seating import wants_json
 
-DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_WINDOW": 600}
+DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_ADDRESS_LIMIT": 300, "JOIN_GUESS_WINDOW": 600}
+BROWSER = "browser"  # the session's random id of this browser, for its count of wrong join codes
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = _l("The database is not answering just now, so nothing was changed. "
                  "This page tries again by itself; if it goes on, tell the person who runs the server.")
@@ -118,16 +124,44 @@ def _holds_token(code: str) -> bool:
     return isinstance(held, dict) and bool(held.get(normalize_code(code)))
 
 
-def guess_key() -> str:
-    return f"join-code:{request.remote_addr or 'unknown'}"
+def client_network() -> str:
+    """The client's address as the limits count it: an IPv4 address, or an IPv6 address's /64."""
+    address = request.remote_addr or "unknown"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:  # ::ffff:198.51.100.7 is 198.51.100.7
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+
+
+def _browser_key() -> str | None:
+    browser = session.get(BROWSER)
+    return f"join-code:browser:{browser}" if isinstance(browser, str) and browser else None
+
+
+def _address_key() -> str:
+    return f"join-code:{client_network()}"
 
 
 def refuse_blocked_guessers():
     code = _named_code()
     if code is None or _holds_token(code):
         return None
-    limit, window = current_app.config["JOIN_GUESS_LIMIT"], current_app.config["JOIN_GUESS_WINDOW"]
-    wait = ratelimit.blocked(guess_key(), limit, window)
+    config = current_app.config
+    window, browser_key = config["JOIN_GUESS_WINDOW"], _browser_key()
+    wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
+    if wait:
+        g.retry_after = math.ceil(wait)
+        minutes = max(1, math.ceil(wait / 60))
+        raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried in this browser. "
+                                      "Check the code on the board and try again in %(num)d minute.",
+                                      "Too many join codes that do not exist were tried in this browser. "
+                                      "Check the code on the board and try again in %(num)d minutes.", minutes))
+    wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
     if wait:
         g.retry_after = math.ceil(wait)
         minutes = max(1, math.ceil(wait / 60))
@@ -152,8 +186,11 @@ def count_wrong_codes(response):
             return response  # the table exists: a missing hand or seat is no guess
     except DATABASE_ERRORS:
         return response
+    if _browser_key() is None:  # a browser without a session gets one: its wrong codes are its own
+        session[BROWSER] = new_token()[:16]
     try:
-        ratelimit.hit(guess_key(), current_app.config["JOIN_GUESS_WINDOW"])
+        for key in (_browser_key(), _address_key()):
+            ratelimit.hit(key, current_app.config["JOIN_GUESS_WINDOW"])
     except DATABASE_ERRORS as exc:  # the 404 stands; this guess goes uncounted
         current_app.logger.warning("could not count a wrong join code: %s", exc)
     return response
