@@ -29,6 +29,7 @@ PRESETS = [
     ("literature", "literature-48", 6, {}),
     ("classic", "authors-1861", 4, {"name_the_work": True}),
     ("classic", "authors-1861", 4, {"named_asks": True, "answers": "typos"}),
+    ("classic", "authors-1861", 7, {"double_deck": True}),
 ]
 
 

@@ -25,6 +25,7 @@ TABLES = [
     ("classic", "authors-1861", 4, {"name_the_work": True, "bluff_asks": True}),
     ("classic", "authors-1861", 3, {"named_asks": True, "answers": "typos", "bonus_in_score": False}),
     ("classic", "authors-1861", 8, {"double_deck": True}),
+    ("go-fish", "standard-52", 7, {"double_deck": True, "ask_by": "card", "name_the_work": True}),
     ("classic", "authors-1861", 3, {"stock": True}),
     ("go-fish", "standard-52", 2, {}),
     ("go-fish", "standard-52", 5, {"lucky_draw_continues": False}),
@@ -188,7 +189,7 @@ def public_cards(game: Game) -> set[str]:
         elif event.kind == "claim":
             seen.update(data["actual"])
         elif event.kind == "laid-down":
-            seen.update(game.deck.set(data["set"]).card_ids)
+            seen.update(data["cards"])  # a double deck's set goes down with either copy of each work
     return seen
 
 

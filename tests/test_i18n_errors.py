@@ -69,6 +69,8 @@ ENGINE = {
     "claims need teams": lambda: make_options("standard", {"claims": True, "lay_down_complete": True}),
     "deal_size": lambda: make_options("go-fish", {"deal_size": 0}),
     "jokers": lambda: make_options("literature", {"jokers": True}),
+    "double deck without claims": lambda: make_options("literature", {"double_deck": True}),
+    "named asks need card asks": lambda: make_options("standard", {"named_asks": True}),
     # OptionsError: app/engine/decks.py (a game turns it into a SetupError with the same sentence)
     "regrouping needs playing cards": lambda: _game("literature", get_deck("authors-1861"), list("ABCDEF"),
                                                     {"removed_rank": "8"}),

@@ -82,6 +82,7 @@ class Game:
         self._card_ids, self._card_index, self._set_ids, self._set_index, self._set_cards, self._card_set = tables
         self._weight = [2 if options.high_sets_double and sid.startswith("high-") else 1 for sid in self._set_ids]
         self._check_deck_shape()
+        self._copy_tables()
 
         self._team_of: list[int] | None = None
         self.teams: tuple[tuple[str, ...], ...] | None = None
@@ -140,6 +141,27 @@ class Game:
         if not low <= len(names) <= high:
             raise SetupError(N_("these rules are for %(low)d to %(high)d players, not %(count)d"), low=low, high=high,
                              count=len(names))
+
+    def _copy_tables(self) -> None:
+        """The double deck's two copies of a card cannot be told apart: they are one *work*, asked for by
+        the first copy's id and met by either copy; the two copies of a set are one *group*, and any four
+        different works of it (one copy each) make a set. A single deck: every card and set is its own."""
+        self._copies: list[tuple[int, ...]] | None = None   # by work (first copy): both copies
+        self._group = list(range(len(self._set_ids)))        # by set: the first copy's set
+        self._group_sets = [(s,) for s in self._group]       # by group: its sets, first copy first
+        self._card_group = self._card_set
+        self._work = list(range(len(self._card_ids)))
+        if not self.options.double_deck:
+            return
+        half = len(self._set_ids) // 2  # engine/decks.py doubled(): the copies follow the originals
+        self._copies = [()] * len(self._card_ids)
+        for s in range(half):
+            self._group[s + half] = s
+            self._group_sets[s] = (s, s + half)
+            for first, second in zip(self._set_cards[s], self._set_cards[s + half]):
+                self._work[second] = first
+                self._copies[first] = (first, second)
+        self._card_group = [self._group[s] for s in self._card_set]
 
     def _check_deck_shape(self) -> None:
         n = len(self.players)
@@ -238,27 +260,49 @@ class Game:
         n = len(self.players)
         for k in range(n):
             seat = (self.dealer + 1 + k) % n
-            for s, cards in enumerate(self._set_cards):
-                if self._count[seat][s] == len(cards):
-                    self._lay_down(seat, s, dealt=True)
+            for g in range(len(self._set_ids)):
+                while self._group[g] == g and self._complete(seat, g):
+                    self._lay_down(seat, g, dealt=True)
 
     # ------------------------------------------------------------------------------------------
     # Low-level state changes
     # ------------------------------------------------------------------------------------------
     def _give(self, card: int, seat: int) -> None:
         self._holder[card] = seat
-        self._count[seat][self._card_set[card]] += 1
+        self._count[seat][self._card_group[card]] += 1
         self._hand_size[seat] += 1
 
     def _take(self, card: int) -> int:
         seat = self._holder[card]
-        self._count[seat][self._card_set[card]] -= 1
+        self._count[seat][self._card_group[card]] -= 1
         self._hand_size[seat] -= 1
         self._holder[card] = DOWN
         return seat
 
-    def _lay_down(self, seat: int, s: int, dealt: bool = False) -> None:
-        for card in self._set_cards[s]:
+    def _holds_work(self, seat: int, work: int) -> bool:
+        if self._copies is None:
+            return self._holder[work] == seat
+        return any(self._holder[c] == seat for c in self._copies[work])
+
+    def _copy_held(self, seat: int, work: int) -> int | None:
+        """The copy of a work that `seat` holds (the first, if both), or None."""
+        for c in (work,) if self._copies is None else self._copies[work]:
+            if self._holder[c] == seat:
+                return c
+        return None
+
+    def _complete(self, seat: int, g: int) -> bool:
+        """Does `seat` hold a whole set of group g (with two copies: one copy of each of its works)?"""
+        if self._copies is None:
+            return self._count[seat][g] == len(self._set_cards[g])
+        return self._count[seat][g] >= len(self._set_cards[g]) and all(
+            self._holds_work(seat, w) for w in self._set_cards[g])
+
+    def _lay_down(self, seat: int, g: int, dealt: bool = False) -> None:
+        """Lay down the first set of group g still in play, with the cards of it that `seat` holds."""
+        s = next(s for s in self._group_sets[g] if self._set_winner[s] is None)
+        cards = [self._copy_held(seat, w) for w in self._set_cards[g]]
+        for card in cards:
             self._take(card)
         self._sets_left -= 1
         self._books[seat].append(s)
@@ -267,7 +311,8 @@ class Game:
             self._team_books[self._team_of[seat]].append(s)
         else:
             self._set_winner[s] = seat
-        self._emit("laid-down", player=self.players[seat], set=self._set_ids[s], dealt=dealt)
+        self._emit("laid-down", player=self.players[seat], set=self._set_ids[s], dealt=dealt,
+                   cards=[self._card_ids[c] for c in cards])
 
     def _emit(self, kind: str, secret: dict | None = None, owner: int | None = None, **data) -> Event:
         event = Event(kind, data, secret, None if owner is None else self.players[owner])
@@ -443,18 +488,24 @@ class Game:
             card = self._card_index.get(str(move.card))
             if card is None:
                 raise IllegalMove("unknown-card", 'there is no card "{card}" in this deck', move, card=move.card)
+            if self._work[card] != card:
+                raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
+                                  'for as one', move, name=self._card_ids[self._work[card]])
             s = self._card_set[card]
         else:
             s = self._set_index.get(str(move.set))
             if s is None:
                 raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=move.set)
+            if self._group[s] != s:
+                raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
+                                  'for as one', move, name=self._set_ids[self._group[s]])
         if self._hand_size[target] == 0:
             raise IllegalMove("target-has-no-cards", "{target} has no cards left and cannot be asked",
                               move, target=move.target)
         if self._count[seat][s] == 0:
             raise IllegalMove("set-not-held", "you may only ask for {set} while you hold one of its cards", move,
                               set=self._set_name(s))
-        if card is not None and self._holder[card] == seat and not self.options.bluff_asks:
+        if card is not None and self._holds_work(seat, card) and not self.options.bluff_asks:
             raise IllegalMove("card-already-held", "you hold {card} yourself; ask for a card you lack", move,
                               card=self._card_title(card))
         return seat, target, s, card
@@ -463,10 +514,11 @@ class Game:
         seat, target, s, card = self._validate_ask(move)
         self._may_pass = False  # the house rule's choice lapses once the claimer asks instead
         if card is None:
-            given = [c for c in self._set_cards[s] if self._holder[c] == target]
+            given = [c for g in self._group_sets[s] for c in self._set_cards[g] if self._holder[c] == target]
         else:
-            given = [card] if self._holder[card] == target else []
-        if given:  # every card handed over is of set s: move them in one step
+            copy = self._copy_held(target, card)  # either copy meets the ask: the first, if both are there
+            given = [] if copy is None else [copy]
+        if given:  # every card handed over is of group s: move them in one step
             k = len(given)
             for c in given:
                 self._holder[c] = seat
@@ -489,13 +541,13 @@ class Game:
         if given:
             if self.options.name_the_work and not self.options.named_asks:
                 self._prompts[seat].extend(given)  # already in deck order
-            if self.options.lay_down_complete and self._count[seat][s] == len(self._set_cards[s]):
+            while self.options.lay_down_complete and self._complete(seat, s):
                 self._lay_down(seat, s)
             self._after_success(seat)
             return
         if self.options.stock and self._stock:
             drawn = self._draw(seat, reason="go-fish")
-            lucky = (drawn == card) if card is not None else (self._card_set[drawn] == s)
+            lucky = (self._work[drawn] == card) if card is not None else (self._card_group[drawn] == s)
             if lucky and self.options.lucky_draw_continues:
                 self._after_success(seat)
                 return
@@ -521,9 +573,9 @@ class Game:
         card = self._stock.pop()
         self._holder[card] = DOWN
         self._give(card, seat)
-        s = self._card_set[card]
+        s = self._card_group[card]
         lucky = reason == "go-fish" and self.last_ask is not None and (
-            self._card_ids[card] == self.last_ask.data["card"] if self.last_ask.data["card"] else
+            self._card_ids[self._work[card]] == self.last_ask.data["card"] if self.last_ask.data["card"] else
             self._set_ids[s] == self.last_ask.data["set"])
         # Only the drawer sees the card, unless it is the one asked for: then it is shown.
         if lucky:
@@ -532,7 +584,7 @@ class Game:
         else:
             self._emit("draw", secret={"card": self._card_ids[card]}, owner=seat, player=self.players[seat],
                        reason=reason, lucky=False, stock=len(self._stock))
-        if self.options.lay_down_complete and self._count[seat][s] == len(self._set_cards[s]):
+        while self.options.lay_down_complete and self._complete(seat, s):
             self._lay_down(seat, s)
         return card
 
@@ -778,8 +830,12 @@ class Game:
             items = tuple(compress(self._set_ids, counts))
         else:
             holder, bluff, ids = self._holder, self.options.bluff_asks, self._card_ids
-            items = tuple(ids[c] for cards in compress(self._set_cards, counts) for c in cards
-                          if bluff or holder[c] != seat)
+            if self._copies is None:
+                items = tuple(ids[c] for cards in compress(self._set_cards, counts) for c in cards
+                              if bluff or holder[c] != seat)
+            else:  # counts are by group, so only the first copies' sets are listed: one ask per work
+                items = tuple(ids[c] for cards in compress(self._set_cards, counts) for c in cards
+                              if bluff or not self._holds_work(seat, c))
         return AskChoices(self.players[seat], self.options.ask_by, items, targets)
 
     def _claimable_sets(self) -> list[int]:

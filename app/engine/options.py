@@ -32,7 +32,7 @@ class Options:
     deal_size: int | None = None        # cards dealt to each player with a stock; None: 7 (2-3 players), else 5
     lucky_draw_continues: bool = True   # drawing the card (set) asked for lets the asker go on
     dealer_asks_first: bool = False     # Literature: the dealer asks first; otherwise the dealer's left
-    double_deck: bool = False           # two copies of the deck, each set twice (classic: 7-11 players)
+    double_deck: bool = False           # two copies of the deck: copies of a work are one card (classic: 7-11)
     # -- players ------------------------------------------------------------------------------------
     min_players: int = 3
     max_players: int = 6
@@ -137,6 +137,8 @@ def _check(options: Options) -> None:
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="claims", needed="teams")
     if options.deal_size is not None and options.deal_size < 1:
         raise OptionsError(N_('option "%(name)s" must be at least %(least)d'), name="deal_size", least=1)
+    if options.double_deck and options.claims:  # a claim names who holds which card; copies are not told apart
+        raise OptionsError(N_('option "%(name)s" is not played with "%(other)s"'), name="double_deck", other="claims")
     if options.named_asks and options.ask_by != "card":
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="named_asks", needed="ask_by: card")
     if options.jokers and options.removed_rank is None:

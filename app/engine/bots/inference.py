@@ -46,7 +46,7 @@ class Deal:
         self.pos = {p: h for h, p in enumerate(holders)}
         self.m = m = len(holders)
         loc = know.loc
-        hidden = [c for c, where in enumerate(loc) if where == UNKNOWN and not know.down[know.card_set[c]]]
+        hidden = [c for c, where in enumerate(loc) if where == UNKNOWN]  # laid-down cards are OUT
         self.hidden = hidden
         self.index = {c: i for i, c in enumerate(hidden)}
         known_at = [[0] * len(know.set_ids) for _ in range(m)]

@@ -62,6 +62,16 @@ class Knowledge:
         self.set_cards = [tuple(self.card_index[c.id] for c in s.cards) for s in deck.sets]
         self.card_set = [self.set_index[c.set_id] for c in deck.cards]
         self.set_size = [len(cards) for cards in self.set_cards]
+        # The double deck: the copies of a work (twins) and of a set (group) are asked for as one.
+        self.double = view.options.double_deck
+        self.twins = [(c,) for c in range(len(self.card_ids))]
+        self.group = [(s,) for s in range(len(self.set_ids))]
+        if self.double:
+            half = len(self.set_ids) // 2  # engine/decks.py doubled(): the copies follow the originals
+            for s in range(half):
+                self.group[s] = (s, s + half)
+                for first, second in zip(self.set_cards[s], self.set_cards[s + half]):
+                    self.twins[first] = self.twins[second] = (first, second)
         self.by_card = view.options.ask_by == "card"
         self.bluff = view.options.bluff_asks
         self.has_stock = view.options.stock
@@ -87,23 +97,27 @@ class Knowledge:
             s = self.set_index[e["set"]]
             card = e.get("card")
             given = [self.card_index[g] for g in e["given"]]
-            floor = self.floor
-            floor[a][s] = max(floor[a][s], 1)
+            floor, cannot, card_set = self.floor, self.cannot, self.card_set
+            if not self.double:  # with two copies the asker's card may be of either copy's set
+                floor[a][s] = max(floor[a][s], 1)
             if card is not None and not self.bluff:
-                self.cannot[self.card_index[card]] |= 1 << a
+                for c in self.twins[self.card_index[card]]:
+                    cannot[c] |= 1 << a
             if not self.by_card:
-                for c in self.set_cards[s]:
-                    self.cannot[c] |= 1 << t
-                floor[t][s] = 0
+                for g in self.group[s]:
+                    for c in self.set_cards[g]:
+                        cannot[c] |= 1 << t
+                    floor[t][g] = 0
             elif not given:
-                self.cannot[self.card_index[card]] |= 1 << t
-            else:
-                floor[t][s] = max(0, floor[t][s] - len(given))
+                for c in self.twins[self.card_index[card]]:
+                    cannot[c] |= 1 << t
             for c in given:
+                if self.by_card:
+                    floor[t][card_set[c]] = max(0, floor[t][card_set[c]] - 1)
+                floor[a][card_set[c]] += 1
                 self.loc[c] = a
                 self.shown[c] = True
-                self.cannot[c] |= self.stock_bit | 1 << t
-            floor[a][s] += len(given)
+                cannot[c] |= self.stock_bit | 1 << t
         elif kind == "draw":
             p = self.seat[e["player"]]
             card = e.get("card")
@@ -119,14 +133,15 @@ class Knowledge:
                     if loc[c] == UNKNOWN and not cannot[c] & stock_bit:
                         cannot[c] &= clear
         elif kind in ("laid-down", "claim"):
-            self._set_down(self.set_index[e["set"]])
+            cards = e.get("cards")  # a double deck's set is laid down with either copy of each work
+            self._set_down(self.set_index[e["set"]], None if cards is None else [self.card_index[c] for c in cards])
 
-    def _set_down(self, s: int) -> None:
+    def _set_down(self, s: int, cards: list[int] | None = None) -> None:
         if self.down[s]:
             return
         self.down[s] = True
         self.quiet = 0
-        for c in self.set_cards[s]:
+        for c in self.set_cards[s] if cards is None else cards:
             self.loc[c] = OUT
         for row in self.floor:
             row[s] = 0
