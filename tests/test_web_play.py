@@ -411,3 +411,35 @@ def test_pass_and_play_seats_are_chosen_per_request(play_app):
     needs_seat = device.post(f"/api/tables/{code}/moves", json={"move": {"answer": None}})
     assert needs_seat.status_code == 400 and "several seats" in error_of(needs_seat)["message"]
     assert device.get(f"/api/tables/{code}?seat=5").status_code == 404
+
+
+def test_a_named_ask_scores_and_keeps_its_text_in_the_log(play_app):
+    code, teacher, students = started(play_app, rules="classic", deck="authors-1861",
+                                      options={"named_asks": True, "answers": "typos"})
+    deck = deck_of(teacher, code)
+    titles = {c["id"]: c["title"] for s in deck["sets"] for c in s["cards"]}
+    rng = random.Random(3)
+    named = None
+    for _ in range(400):
+        public = get_state(teacher, code)
+        if public["status"] != "playing" or named:
+            break
+        player = public["game"]["turn"]
+        state = get_state(students[player], code)
+        move = choose_move(state, deck, rng)
+        if "card" in move:
+            move["named"] = titles[move["card"]][:-1] + "?"  # one slip: almost right
+        response = students[player].post(f"/api/tables/{code}/moves", json={"move": move})
+        ask = response.get_json()["result"][0]
+        if ask.get("named") and ask["bonus"]:
+            named = (player, ask)
+    assert named, "no named ask was met in 400 moves"
+    player, ask = named
+    assert ask["verdict"] == "almost" and ask["title"] == titles[ask["card"]]
+    bonus = get_state(teacher, code)["game"]["bonus"][player]
+    hands._games.clear()  # another process: the game is rebuilt from the log, named texts included
+    assert get_state(teacher, code)["game"]["bonus"][player] == bonus >= 1
+    with play_app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        rows = [row.data for row in MoveRow.query.filter_by(hand_id=table.current_hand.id)]
+        assert any(row.get("named") == ask["named"] for row in rows)

@@ -148,10 +148,13 @@ def record_for(hand: Hand) -> Record:
 # ----------------------------------------------------------------------------------------------------
 # Dealing and results
 # ----------------------------------------------------------------------------------------------------
+DEAL_SEED_BITS = 128  # a student who knows their own hand must not be able to search every seed offline
+
+
 def _deal_seed(table: Table, number: int) -> int:
     fixed = setting("DEAL_SEED")
     if fixed is None:
-        return secrets.randbits(32)
+        return secrets.randbits(DEAL_SEED_BITS)
     digest = hashlib.sha256(f"{fixed}:{table.id}:{number}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 

@@ -14,7 +14,7 @@ def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.Claim
     if move.player is not None and move.player != player:
         raise BadRequest(_('this seat plays as "%(player)s"; leave "player" out or give that name', player=player))
     if isinstance(move, schemas.AskMove):
-        return Ask(player, move.ask, set=move.set, card=move.card)
+        return Ask(player, move.ask, set=move.set, card=move.card, named=move.named)
     if isinstance(move, schemas.AnswerMove):
         return Answer(player, move.answer)
     if isinstance(move, schemas.PassMove):
@@ -26,7 +26,7 @@ def move_from_row(data: dict) -> Move:
     """A stored move (written by move_to_dict)."""
     player = data["player"]
     if "ask" in data:
-        return Ask(player, data["ask"], set=data.get("set"), card=data.get("card"))
+        return Ask(player, data["ask"], set=data.get("set"), card=data.get("card"), named=data.get("named"))
     if "answer" in data:
         return Answer(player, data["answer"])
     if "claim" in data:

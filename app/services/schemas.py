@@ -159,6 +159,8 @@ class AskMove(Body):
     ask: Annotated[Text, What('"ask"')]
     set: Annotated[Text | None, What('"set"')] = None
     card: Annotated[Text | None, What('"card"')] = None
+    named: Annotated[Text | None, What('"named"')] = Field(
+        None, description="With the option named_asks: the work as the asker typed it from memory.")
 
     @model_validator(mode="after")
     def _set_or_card(self) -> "AskMove":
