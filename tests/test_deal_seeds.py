@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.decks import builtin_decks
 from app.engine.game import Game
 from app.engine.options import PRESETS
-from app.engine.record import load_record_text, record_of
+from app.engine.record import RecordError, load_record_text, record_of
 from app.services import hands
 
 
@@ -41,3 +43,9 @@ def test_a_game_dealt_from_a_128_bit_seed_replays_from_its_record():
     for move in record.moves:
         again.apply(move)
     assert again.initial_hands == game.initial_hands and again.public_view() == game.public_view()
+
+
+def test_a_record_whose_seed_is_an_odd_digit_is_refused_with_its_line():
+    text = "format: authors-record/1\nrules: standard\ndeck: standard-52\nplayers: [Anna, Boris, Vera]\nseed: \"²\"\n"
+    with pytest.raises(RecordError, match=r':5: the seed is a whole number, not "²"'):
+        load_record_text(text)

@@ -113,7 +113,8 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     if "int" in kind:
         if value is None and "None" in kind:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isdigit():
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).isascii() \
+                or not str(value).isdigit():  # "²".isdigit() is true, int("²") fails
             raise OptionsError(N_('option "%(name)s" is a whole number, not %(value)s'), name=name,
                                value=repr(value))
         return int(value)

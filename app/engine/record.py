@@ -277,7 +277,7 @@ class _RecordReader:
             record.stock = self.text_list(top["stock"][1], "the stock")
         if "seed" in top:
             seed_text = self.text(top["seed"][1], "seed")
-            if not seed_text.lstrip("-").isdigit():
+            if not (seed_text.isascii() and seed_text.lstrip("-").isdigit()):  # "²".isdigit() is true
                 raise self.fail(top["seed"][1], f'the seed is a whole number, not "{seed_text}"')
             record.seed = int(seed_text)
         if "moves" in top and not _is_null(top["moves"][1]):
