@@ -42,3 +42,9 @@ def test_load_plays_tables_against_gunicorn_and_reports_its_figures(tmp_path):
     assert set(figures["statuses"]) <= {"200", "304", "409"}  # a 409: a move that met a newer version
     assert figures["server_cpu_ms_per_move"] > 0 and figures["server_cores"] > 0
     assert figures["move_ms"]["95"] > 0 and figures["poll_cpu_ratio"] > 0
+
+
+def test_costly_requests_sends_each_case_and_reports_its_cpu():
+    out = run("costly_requests.py", "--runs", "1", "--only", "upload").stdout
+    assert "YAML upload, 3,000 sets" in out and "the largest legal deck" in out
+    assert " 303 " in out and " 400 " in out  # the legal deck is kept, the others are refused

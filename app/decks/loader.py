@@ -19,6 +19,10 @@ from .yamlsafe import compose, decode
 FORMAT = "authors-deck/1"
 # deck > sets > set > cards > card > aliases: six levels are all the format ever needs.
 DECK_DEPTH = 6
+# The most YAML nodes a deck file may hold: a deck of 60 sets of 8 cards with every field and two dozen
+# aliases a card has about 19,000. A file of 3,000 tiny sets (40,000 nodes) is refused at the first node
+# too many instead of being read whole first (issue #15: no request costs a second of the server's CPU).
+DECK_MAX_NODES = 20_000
 MIN_SETS, MAX_SETS = 2, 60
 MIN_CARDS, MAX_CARDS = 2, 8
 
@@ -47,7 +51,7 @@ def load_deck_file(path: str | Path) -> Deck:
 
 def load_deck_text(data: bytes | str, source: str = "<deck>", base_dir: Path | None = None) -> Deck:
     text = decode(data, source)
-    node = compose(text, source, DECK_DEPTH)
+    node = compose(text, source, DECK_DEPTH, DECK_MAX_NODES)
     return deck_from_node(node, source, base_dir)
 
 
@@ -181,7 +185,9 @@ class _DeckReader:
             self.problem(node, N_("a deck needs %(min)s to %(max)s sets; this one has %(count)s"),
                          min=MIN_SETS, max=MAX_SETS, count=len(node.value))
         seen = _Seen()
-        sets = [self.read_set(set_node, number, seen) for number, set_node in enumerate(node.value, 1)]
+        # Past the most a deck may have, sets are not read: the count is the problem to mend first, and a
+        # file of thousands of tiny sets costs no more than a legal one.
+        sets = [self.read_set(set_node, number, seen) for number, set_node in enumerate(node.value[:MAX_SETS], 1)]
         return [card_set for card_set in sets if card_set is not None]
 
     def read_set(self, node: yaml.Node, number: int, seen: "_Seen") -> CardSet | None:
@@ -249,7 +255,7 @@ class _DeckReader:
                           N_plural('set "%(set)s" has %(count)s cards; a set needs %(min)s to %(max)s',
                                    'set "%(set)s" has %(count)s cards; a set needs %(min)s to %(max)s'),
                           count=len(cards_node.value), min=MIN_CARDS, max=MAX_CARDS)
-            for index, card_node in enumerate(cards_node.value, 1):
+            for index, card_node in enumerate(cards_node.value[:MAX_CARDS], 1):  # (as the sets above)
                 card = self.read_card(card_node, index, where, set_id or "", seen)
                 if card is not None:
                     cards.append(card)

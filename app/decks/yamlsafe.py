@@ -3,9 +3,10 @@
 Anchors and aliases (the "billion laughs"), oversized files and deep nesting are refused by a
 streaming scan before any tree is built, so no input can cost more than its size.
 
-Both passes run on libyaml (PyYAML's C parser) when PyYAML has it, some 30 times faster than the pure
-Python parser (a built-in deck: 2 ms instead of 65 on a slow machine), for text where the two are known
-to build the same tree: the same tags, values and start marks (a plain scalar's style, '' from libyaml,
+With libyaml (PyYAML's C parser, when PyYAML has it) one parse does both: the scan's checks are made
+on its events while the tree is built from them, some 30 times faster than the two passes of the pure
+Python parser (a built-in deck: 2 ms instead of 65 on a slow machine). It is used for text where the two
+are known to build the same tree: the same tags, values and start marks (a plain scalar's style, '' from libyaml,
 is made None as the Python parser has it). They differ on a few constructs no deck needs (`?` keys, and
 a `?` in flow text, which only libyaml takes; tags; tabs; empty values in flow mappings and nodes at an
 end of file with no line break, which libyaml marks elsewhere; NEL, LS, PS and lone CR line breaks; a
@@ -91,39 +92,138 @@ def libyaml_reads_it_alike(text: str) -> bool:
     return FAST_LOADER is not None and text.endswith("\n") and _NOT_FOR_LIBYAML.search(text) is None
 
 
-def compose(text: str, source: str, max_depth: int) -> yaml.Node | None:
-    """The document's node tree, after a scan that refuses aliases, anchors and deep nesting."""
+TOO_MANY_NODES = N_("the file holds more than %(most)s values (texts, lists and mappings); no deck needs "
+                    "that many")
+
+
+def compose(text: str, source: str, max_depth: int, max_nodes: int | None = None) -> yaml.Node | None:
+    """The document's node tree, after a scan that refuses aliases, anchors, deep nesting and, with
+    `max_nodes`, more nodes than that (refused at the first one too many, before the work they cost)."""
     if libyaml_reads_it_alike(text):
         try:
-            node = _compose(text, source, max_depth, FAST_LOADER)
+            return _compose_with_libyaml(text, max_depth, max_nodes)
+        except _TooMany as exc:
+            raise _refusal(source, exc.mark, TOO_MANY_NODES, most=f"{max_nodes:,}") from None
         except Exception:  # noqa: BLE001 - a problem, or text libyaml cannot take (a lone surrogate)
             pass  # read again below, so the problem is the pure Python parser's, word for word
-        else:
-            _plain_style_as_python(node)
-            return node
-    return _compose(text, source, max_depth, yaml.SafeLoader)
+    elif max_nodes is not None and FAST_LOADER is not None:
+        _count_with_libyaml(text, source, max_nodes)  # the Python parser is ~30 times slower: count first
+    return _compose(text, source, max_depth, yaml.SafeLoader, max_nodes)
 
 
-def _plain_style_as_python(root: yaml.Node | None) -> None:
-    """libyaml gives a plain scalar the style '', the Python parser None (which readers test for)."""
-    stack = [root] if root is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, yaml.ScalarNode):
-            if node.style == "":
-                node.style = None
-        elif isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack.append(key)
-                stack.append(value)
-        else:
-            stack.extend(node.value)
+def _count_with_libyaml(text: str, source: str, max_nodes: int) -> None:
+    """Refuse text of more than `max_nodes` nodes before the Python parser reads it, at the first node too
+    many (a node inside the text is marked alike by both parsers); text libyaml cannot read is left to
+    the Python parser, which words the problem."""
+    left, too_many = max_nodes, None
+    try:
+        for event in yaml.parse(text, Loader=FAST_LOADER):
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if left == 0:
+                    too_many = event.start_mark
+                    break
+                left -= 1
+    except Exception:  # noqa: BLE001 - whatever libyaml cannot read, the Python parser words
+        return
+    if too_many is not None:
+        raise _refusal(source, too_many, TOO_MANY_NODES, most=f"{max_nodes:,}")
 
 
-def _compose(text: str, source: str, max_depth: int, loader: type) -> yaml.Node | None:
+class _Refused(Exception):
+    """The libyaml reading met what the Python reading words as a problem (an alias, an anchor, depth)."""
+
+
+class _TooMany(Exception):
+    """More nodes than allowed, from the node at `mark` on (both parsers mark it alike)."""
+
+    def __init__(self, mark: yaml.Mark):
+        super().__init__()
+        self.mark = mark
+
+
+def _compose_with_libyaml(text: str, max_depth: int, max_nodes: int | None = None) -> yaml.Node | None:
+    """The tree PyYAML's composer builds, built here from libyaml's events in one pass, the scan's
+    checks made on the way (libyaml's own composer would need a second parse). Anything that is not
+    one plain document of scalars, sequences and mappings raises, for the Python reading to word it."""
+    loader = FAST_LOADER(text)
+    try:
+        resolve = loader.resolve
+        events = iter(loader.get_event, None)
+        if not isinstance(next(events), yaml.StreamStartEvent):
+            raise _Refused
+        event = next(events)
+        if isinstance(event, yaml.StreamEndEvent):
+            return None
+        if not isinstance(event, yaml.DocumentStartEvent):
+            raise _Refused
+        root = None
+        stack: list[yaml.CollectionNode] = []  # the open collections, innermost last
+        keys: list[yaml.Node | None] = []       # for each open mapping, its key waiting for a value
+        left = max_nodes if max_nodes is not None else -1
+        for event in events:
+            kind = type(event)
+            if kind is not yaml.SequenceEndEvent and kind is not yaml.MappingEndEvent:
+                if left == 0:
+                    raise _TooMany(event.start_mark)
+                left -= 1
+            if kind is yaml.ScalarEvent:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Refused
+                node = yaml.ScalarNode(resolve(yaml.ScalarNode, event.value, event.implicit), event.value,
+                                       event.start_mark, event.end_mark, style=event.style or None)
+            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                if event.anchor is not None or event.tag is not None or len(stack) >= max_depth:
+                    raise _Refused
+                node_class = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
+                node = node_class(resolve(node_class, None, event.implicit), [], event.start_mark, None,
+                                  flow_style=event.flow_style)
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                node = stack.pop()
+                node.end_mark = event.end_mark
+                if isinstance(node, yaml.MappingNode):
+                    keys.pop()
+                if not stack:
+                    root = node
+                    break
+                _add(stack[-1], node, keys)
+                continue
+            else:  # an alias, or a document that ends where a node was expected
+                raise _Refused
+            if isinstance(node, yaml.CollectionNode):
+                stack.append(node)
+                if isinstance(node, yaml.MappingNode):
+                    keys.append(None)
+            elif stack:
+                _add(stack[-1], node, keys)
+            else:
+                root = node
+                break
+        if not isinstance(next(events), yaml.DocumentEndEvent) or not isinstance(next(events), yaml.StreamEndEvent):
+            raise _Refused  # a second document: the Python reading says where it starts
+        return root
+    finally:
+        loader.dispose()
+
+
+def _add(parent: yaml.CollectionNode, node: yaml.Node, keys: list[yaml.Node | None]) -> None:
+    if isinstance(parent, yaml.SequenceNode):
+        parent.value.append(node)
+    elif keys[-1] is None:
+        keys[-1] = node
+    else:
+        parent.value.append((keys[-1], node))
+        keys[-1] = None
+
+
+def _compose(text: str, source: str, max_depth: int, loader: type, max_nodes: int | None = None) -> yaml.Node | None:
     depth = 0
+    nodes = 0
     try:
         for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                nodes += 1
+                if max_nodes is not None and nodes > max_nodes:
+                    raise _refusal(source, event.start_mark, TOO_MANY_NODES, most=f"{max_nodes:,}")
             if isinstance(event, yaml.AliasEvent):
                 raise _refusal(source, event.start_mark,
                                N_("a YAML alias (*%(name)s) is not allowed in a deck; "

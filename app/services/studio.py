@@ -44,6 +44,9 @@ MAX_DECKS_PER_TEACHER = 200
 TEXT_MAX = 120                # a title, a set's name, a card's title, a label
 NOTE_MAX = 300
 ALIASES_MAX = 12
+# A paste of more rows than the largest deck's cards, with room for a heading and blank rows, is refused
+# before it is read: reading and showing 20,000 rows cost seconds of the server's time.
+MAX_PASTE_ROWS = 2 * MAX_SETS * MAX_CARDS
 IMAGE_MAX_BYTES = 1024 * 1024
 IMAGE_MAX_PIXELS = 30_000_000  # refused before decoding: no decompression bombs
 IMAGE_MAX_SIDE = 1600          # larger images are scaled down (a poker card at 300 dpi is 750 x 1050)
@@ -463,9 +466,15 @@ def read_sheet(text: str, labels: tuple[str, ...] = ()) -> Sheet:
     text = (text or "").replace("\r\n", "\n").replace("\r", "\n")
     delimiter = "\t" if "\t" in text else ","
     sheet = Sheet([], "tab" if delimiter == "\t" else "comma")
+    lines = text.count("\n") + 1
+    if lines > MAX_PASTE_ROWS:  # refused before any work: no deck has that many rows
+        sheet.problems.append(_("these are %(rows)d rows; a deck has at most %(cards)d cards (%(sets)d sets of "
+                                "%(per_set)d), so paste at most %(most)d rows", rows=lines,
+                                cards=MAX_SETS * MAX_CARDS, sets=MAX_SETS, per_set=MAX_CARDS, most=MAX_PASTE_ROWS))
+        return sheet
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     seen_titles: dict[str, int] = {}
-    seen_heading = False
+    seen_heading = any_card = False
     while True:
         start = reader.line_num + 1
         try:
@@ -476,7 +485,7 @@ def read_sheet(text: str, labels: tuple[str, ...] = ()) -> Sheet:
             sheet.rows.append(SheetRow(start, [], problems=[_("this row cannot be read (%(error)s)", error=str(exc))]))
             break
         cells = [" ".join(cell.split()) for cell in cells]
-        first_rows = not seen_heading and not sheet.cards
+        first_rows = not seen_heading and not any_card
         row = SheetRow(start, cells)
         sheet.rows.append(row)
         if not any(cells):
@@ -486,6 +495,7 @@ def read_sheet(text: str, labels: tuple[str, ...] = ()) -> Sheet:
             row.status = "heading"
             seen_heading = True
             continue
+        any_card = True
         while cells and not cells[-1]:
             cells = cells[:-1]
         if len(cells) > 4:

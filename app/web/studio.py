@@ -121,8 +121,31 @@ def _yaml_page(row, text, problems=None, status=200, source=studio.SOURCE):
                                                             problem=studio.problem_text(problem)))
         else:
             general.append(studio.problem_text(problem))
-    return render_template("studio/yaml.html", row=row, text=text, lines=lines, by_line=by_line, general=general,
-                           problem_count=len(problems or []), source=source), status
+    return render_template("studio/yaml.html", row=row, text=text, lines=_lines_shown(lines, by_line),
+                           by_line=by_line, general=general, problem_count=len(problems or []),
+                           source=source), status
+
+
+WHOLE_FILE_LINES = 200  # a longer file shows only its lines with problems and a few around each
+CONTEXT_LINES = 2
+
+
+def _lines_shown(lines: list[str], by_line: dict[int, list[str]]) -> list[tuple[int, str] | None]:
+    """(number, text) of each line to show beside the problems; None where lines are left out."""
+    if len(lines) <= WHOLE_FILE_LINES:
+        return list(enumerate(lines, 1))
+    wanted = sorted({n for line in by_line for n in range(line - CONTEXT_LINES, line + CONTEXT_LINES + 1)
+                     if 1 <= n <= len(lines)})
+    shown: list[tuple[int, str] | None] = []
+    last = 0
+    for number in wanted:
+        if number != last + 1:
+            shown.append(None)
+        shown.append((number, lines[number - 1]))
+        last = number
+    if last < len(lines):
+        shown.append(None)
+    return shown
 
 
 def _yaml_save(row):
