@@ -161,6 +161,9 @@ def test_periods_and_owners(play_app):
 
 @pytest.mark.parametrize("value, shown", [("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@A1", "'@A1"),
                                           ("\tx", "'\tx"), ("\rx", "'\rx"), ("Emma", "Emma"), ("", ""),
+                                          (" =1+2", "' =1+2"), ("\n=1", "'\n=1"), ("\x00=1", "'\x00=1"),
+                                          ("\u200b=1", "'\u200b=1"), ("\ufeff@A1", "'\ufeff@A1"),
+                                          ("\u00a0-1", "'\u00a0-1"), ("\u2028=1", "'\u2028=1"),
                                           (None, ""), (3, "3"), ("a=b", "a=b")])
 def test_csv_cells_that_start_a_formula_are_neutralised(value, shown):
     assert reports.safe_cell(value) == shown

@@ -7,10 +7,11 @@ valid), so a field added later is covered without a new test."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from .web_support import for_play, open_table, seat_student, teacher_client
+from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
 
 DEEP_OBJECT = '{"a":' * 3000 + "1" + "}" * 3000
 DEEP_ARRAY = "[" * 50_000
@@ -184,3 +185,31 @@ def test_every_body_field_and_query_parameter_takes_hostile_values_without_a_5xx
                     sent += 1
                     assert response.status_code < 500, (url, response.data[:300])
     assert sent > 300
+
+
+def test_a_typed_answer_is_stored_without_control_or_invisible_characters(app):
+    from app.models import MoveRow
+    from app.services.schemas import AnswerMove, AskMove
+
+    assert AnswerMove.model_validate({"answer": "\x00=HYPER\u200bLINK\r\n(1)\t x"}).answer == "=HYPERLINK (1) x"
+    assert AskMove.model_validate({"ask": "Boris", "card": "x", "named": "Oliver\u2028Twist\x07"}).named \
+        == "Oliver Twist"
+    for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, rules="classic", deck="authors-1861", options={"name_the_work": True},
+                      seats=[{"kind": "human", "name": "Anna", "here": True}, {"kind": "computer"}])
+    teacher.post(f"/api/tables/{code}/start")
+    deck = deck_of(teacher, code)
+    rng = random.Random(5)
+    for _ in range(300):
+        state = get_state(teacher, code, seat=0)
+        if state["status"] != "playing":
+            break
+        if state["game"]["prompts"]:
+            teacher.post(f"/api/tables/{code}/moves", json={"seat": 0, "move": {"answer": "\x00=1+2\r\nx\u200b"}})
+            break
+        teacher.post(f"/api/tables/{code}/moves", json={"seat": 0, "move": choose_move(state, deck, rng)})
+    with app.app_context():
+        typed = [row.data["answer"] for row in MoveRow.query.all() if row.data.get("player") == "Anna"
+                 and "answer" in row.data]
+    assert typed == ["=1+2 x"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable
@@ -28,7 +29,7 @@ DEFAULT_DAYS = 30
 MAX_DAYS = 3 * 366
 MAX_HANDS = 3000     # the newest hands of a very long period; the page says when this cut in
 LEAST_NAMED = 10     # works listed per deck
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 @dataclass(frozen=True)
@@ -242,9 +243,17 @@ def own_table(teacher_id: int, code: str) -> Table:
 # results (right, wrong, passed), ISO dates (UTC) and plain numbers, never the page's localised ones.
 # ----------------------------------------------------------------------------------------------------
 def safe_cell(value: Any) -> str:
-    """A cell a spreadsheet shows as text: one starting with = + - @ (or a tab or return) gets a '."""
+    """A cell a spreadsheet shows as text: one starting with = + - @, or with anything a spreadsheet may
+    skip before them (white space of any kind, a zero-width or other invisible character, NUL, CR, LF),
+    gets a ' in front."""
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    if text.startswith(FORMULA_STARTS) or text[:1] and (text[0].isspace() or _invisible(text[0])):
+        return "'" + text
+    return text
+
+
+def _invisible(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp", "Zs")
 
 
 def to_csv(header: list[str], rows: Iterable[list[Any]]) -> str:

@@ -10,6 +10,7 @@ name nobody else has) is the services' business, not the shape's.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -62,7 +63,18 @@ def whole(**bounds: int) -> Any:
     return Annotated[int, Field(**bounds), BeforeValidator(_whole)]
 
 
+def _typed(value: Any) -> Any:
+    """What a student typed, as it is kept (the move log, reports, CSV): no control or invisible format
+    characters (NUL, CR, LF, zero-width), white space made single spaces."""
+    if not isinstance(value, str):
+        return value
+    kept = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in value
+                   if unicodedata.category(ch) != "Cf")
+    return " ".join(kept.split())
+
+
 Text = Annotated[str, BeforeValidator(_text), Field(max_length=MAX_TEXT)]
+Typed = Annotated[str, BeforeValidator(_typed), Field(max_length=MAX_TEXT)]
 
 
 class Body(BaseModel):
@@ -159,7 +171,7 @@ class AskMove(Body):
     ask: Annotated[Text, What('"ask"')]
     set: Annotated[Text | None, What('"set"')] = None
     card: Annotated[Text | None, What('"card"')] = None
-    named: Annotated[Text | None, What('"named"')] = Field(
+    named: Annotated[Typed | None, What('"named"')] = Field(
         None, description="With the option named_asks: the work as the asker typed it from memory.")
 
     @model_validator(mode="after")
@@ -171,7 +183,7 @@ class AskMove(Body):
 
 class AnswerMove(Body):
     player: Text | None = None
-    answer: Annotated[Text | None, What('"answer"')]
+    answer: Annotated[Typed | None, What('"answer"')]
 
 
 class ClaimMove(Body):
