@@ -72,3 +72,12 @@ def test_the_public_url_setting(value, server_name, expected):
 def test_a_public_url_that_is_no_address_stops_the_server_with_a_sentence(value):
     with pytest.raises(ConfigError, match="PUBLIC_URL is the address students open"):
         public_url(value)
+
+
+def test_an_invitation_link_names_the_public_address_whatever_the_host_header(app):
+    import re
+
+    app.config.update(PUBLIC_URL="https://authors.school.example")
+    page = teacher_client(app).post("/account/invitations", headers={"Host": "localhost"}).get_data(as_text=True)
+    link = re.search(r'<code id="invitation-link">([^<]+)</code>', page).group(1)
+    assert link.startswith("https://authors.school.example/signup?invite=")

@@ -13,6 +13,7 @@ from ..models import Teacher
 from ..services import accounts
 from ..services.codes import new_token
 from ..services.errors import ServiceError
+from .links import public_url
 from .seating import wants_json
 
 bp = Blueprint("accounts", __name__)
@@ -194,4 +195,4 @@ def change_password():
 @login_required
 def invite():
     token = accounts.create_invitation(current_user)
-    return _account_page(new_link=url_for("accounts.signup", invite=token, _external=True))
+    return _account_page(new_link=public_url("accounts.signup", invite=token))
