@@ -213,3 +213,31 @@ def test_a_typed_answer_is_stored_without_control_or_invisible_characters(app):
         typed = [row.data["answer"] for row in MoveRow.query.all() if row.data.get("player") == "Anna"
                  and "answer" in row.data]
     assert typed == ["=1+2 x"]
+
+
+PAGE_QUERIES = {
+    "/print/scorepad.pdf": ("players", "hands", "lang"),
+    "/print/alignment.pdf": ("duplex", "lang"),
+    "/decks/standard-52/print.pdf": ("paper", "card", "backs", "bleed", "duplex", "back_offset_x",
+                                     "back_offset_y"),
+    "/rules/standard": ("lang",),
+    "/rules/standard.pdf": ("lang", "paper"),
+    "/reports/": ("from", "to", "table", "student"),
+    "/reports/answers.csv": ("from", "to", "table", "student"),
+    "/reports/students.csv": ("from", "to", "table", "student"),
+    "/tables/new": ("deck",),
+}
+ODD_QUERY_VALUES = ("%C2%B2", "%D9%A1%D9%A2", "%EF%BC%91", "1e999", "-1e999", "nan", "-1", "%00", "x" * 300,
+                    "%5B%5D", "3.5", "%F0%9F%98%80", "9" * 400)
+
+
+def test_every_page_query_parameter_takes_odd_values_without_a_5xx(app):
+    teacher = teacher_client(app)
+    sent = 0
+    for path, names in PAGE_QUERIES.items():
+        for name in names:
+            for value in ODD_QUERY_VALUES:
+                response = teacher.get(f"{path}?{name}={value}")
+                sent += 1
+                assert response.status_code < 500, (path, name, value[:20], response.data[:300])
+    assert sent == sum(len(names) for names in PAGE_QUERIES.values()) * len(ODD_QUERY_VALUES)
