@@ -147,6 +147,12 @@ def _address_key() -> str:
     return f"join-code:{client_network()}"
 
 
+def _retry_after(wait: float) -> int:
+    """Answer with Retry-After: the seconds to wait; returns them as whole minutes for the sentence."""
+    g.retry_after = math.ceil(wait)
+    return max(1, math.ceil(wait / 60))
+
+
 def refuse_blocked_guessers():
     code = _named_code()
     if code is None or _holds_token(code):
@@ -155,16 +161,14 @@ def refuse_blocked_guessers():
     window, browser_key = config["JOIN_GUESS_WINDOW"], _browser_key()
     wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
     if wait:
-        g.retry_after = math.ceil(wait)
-        minutes = max(1, math.ceil(wait / 60))
+        minutes = _retry_after(wait)
         raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried in this browser. "
                                       "Check the code on the board and try again in %(num)d minute.",
                                       "Too many join codes that do not exist were tried in this browser. "
                                       "Check the code on the board and try again in %(num)d minutes.", minutes))
     wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
     if wait:
-        g.retry_after = math.ceil(wait)
-        minutes = max(1, math.ceil(wait / 60))
+        minutes = _retry_after(wait)
         raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried from this network. "
                                       "Check the code on the board and try again in %(num)d minute.",
                                       "Too many join codes that do not exist were tried from this network. "
