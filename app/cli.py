@@ -1,26 +1,80 @@
-"""The `authors` command: every command-line task of the project lives here as a subcommand."""
+"""The `authors` command: every command-line task of the project lives here as a subcommand.
+
+A subcommand's module is imported only when that subcommand runs (and `authors --help` imports none):
+`authors print`, `authors decks` and `authors replay` never import Flask, the database or the engine
+they do not use, so they start in a fraction of the time (bench/cli_startup.py measures it). The
+commands that need the app (`db`, `teacher`) get it from Flask's ScriptInfo, as under `flask`.
+"""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 
 import click
-from flask.cli import FlaskGroup
 
 from . import create_app
-from .decks import DeckError, builtin_decks, load_deck_file
+
+# name: (module, attribute, the one line `authors --help` shows; tests/test_cli_startup.py checks that
+# it is the command's own), whether the command works inside the app (Flask's with_appcontext)
+LAZY_COMMANDS: dict[str, tuple[str, str, str, bool]] = {
+    "db": ("flask_migrate.cli", "db", "Perform database migrations.", True),
+    "print": ("app.printing.cli", "print_command",
+              "Make a PDF ready to print: the cards of DECK (a deck id or a deck file), or the duplex alignment "
+              "page, a rules sheet or a score pad.", False),
+    "replay": ("app.engine.cli", "replay_command",
+               "Replay a game record: exit 0 when every move applies, 1 at a refused move, 2 for an unusable "
+               "record.", False),
+    "simulate": ("app.engine.cli", "simulate_command",
+                 "Play games between computer players and report speed and each seat's share of the wins.", False),
+    "teacher": ("app.teacher_cli", "teacher_group", "Teacher accounts: students never need one.", True),
+}
 
 
-@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=False,
-             help="Authors Classroom: decks, rules, play, printing.")
+class LazyGroup(click.Group):
+    """A group whose subcommands in LAZY_COMMANDS are imported when they are run, not before."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in LAZY_COMMANDS:
+            return super().get_command(ctx, name)
+        module, attribute, _, needs_app = LAZY_COMMANDS[name]
+        if needs_app:
+            from flask.cli import ScriptInfo
+
+            root = ctx.find_root()
+            if not isinstance(root.obj, ScriptInfo):
+                root.obj = ScriptInfo(create_app=create_app)
+            if ctx.obj is None:
+                ctx.obj = root.obj
+        from importlib import import_module
+
+        return getattr(import_module(module), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of `authors --help`, from LAZY_COMMANDS' lines: nothing is imported to show it."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in LAZY_COMMANDS:
+                help_text = click.Command(name, help=LAZY_COMMANDS[name][2]).get_short_help_str(limit)
+            else:
+                help_text = self.commands[name].get_short_help_str(limit)
+            rows.append((name, help_text))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, help="Authors Classroom: decks, rules, play, printing.")
+@click.version_option(package_name="authors-classroom", prog_name="authors", message="%(prog)s %(version)s")
 def cli() -> None:
     pass
 
 
-# Commands that do not read the database say with_appcontext=False: FlaskGroup would otherwise build the
-# app (and make the instance folder, its database and secret key) before running them.
-@cli.command("serve", with_appcontext=False)
+# The commands below build no app (no instance folder, database or secret key) unless they say so.
+@cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--prod", is_flag=True, help="Serve with gunicorn for a school or district (needs SECRET_KEY).")
@@ -36,12 +90,14 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int) -
 
     app = create_app()
     click.echo(f"Authors Classroom on http://{host}:{port}/")
-    # run_simple, not app.run: Flask ignores app.run() inside its own CLI group.
+    # run_simple: the development server, threaded, without Flask's reloader
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 
 def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
     """gunicorn with threaded workers: table state lives in the database, so any worker serves any table."""
+    import shutil
+
     from .config import ConfigError, check_secret_key
 
     try:
@@ -66,7 +122,7 @@ def decks_group() -> None:
     """List, show and check decks."""
 
 
-@decks_group.command("list", with_appcontext=False)
+@decks_group.command("list")
 def decks_list() -> None:
     """The built-in deck library."""
     decks = _library_or_exit()
@@ -74,7 +130,7 @@ def decks_list() -> None:
         click.echo(f"{deck.id:24} {deck.language:5} {len(deck.sets):3} sets {deck.card_count:4} cards  {deck.title}")
 
 
-@decks_group.command("show", with_appcontext=False)
+@decks_group.command("show")
 @click.argument("deck_id")
 def decks_show(deck_id: str) -> None:
     """Every set and card of one deck (an id from the library, or a deck file)."""
@@ -91,10 +147,12 @@ def decks_show(deck_id: str) -> None:
             click.echo(f"  {card.index}. {card.title}{card_note}  <{card.id}>{extra}")
 
 
-@decks_group.command("validate", with_appcontext=False)
+@decks_group.command("validate")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def decks_validate(files: tuple[str, ...]) -> None:
     """Check deck files: exit 0 when every one is valid, 1 with every problem otherwise."""
+    from .decks import DeckError, load_deck_file
+
     failed = False
     for path in files:
         try:
@@ -109,40 +167,31 @@ def decks_validate(files: tuple[str, ...]) -> None:
 
 
 def _library_or_exit() -> dict:
+    """The whole built-in library; a broken file in it is its problems on stderr and exit status 1."""
+    from .decks import DeckError, builtin_decks
+
     try:
-        return builtin_decks()
+        return dict(builtin_decks())
     except DeckError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
 
 
 def _deck_or_exit(ref: str):
-    if ref.endswith((".yaml", ".yml")):
-        try:
+    """A deck file, or a built-in deck by id (reading its own file only)."""
+    from .decks import DeckError, builtin_decks, load_deck_file
+
+    try:
+        if ref.endswith((".yaml", ".yml")):
             return load_deck_file(ref)
-        except DeckError as exc:
-            click.echo(str(exc), err=True)
+        found = builtin_decks().get(ref)
+        if found is None:
+            click.echo(f'There is no deck "{ref}". Known decks: {", ".join(sorted(builtin_decks()))}', err=True)
             sys.exit(1)
-    decks = _library_or_exit()
-    if ref not in decks:
-        click.echo(f'There is no deck "{ref}". Known decks: {", ".join(sorted(decks))}', err=True)
+        return found
+    except DeckError as exc:
+        click.echo(str(exc), err=True)
         sys.exit(1)
-    return decks[ref]
-
-
-def _register_subcommands() -> None:
-    # Each area keeps its own commands beside its code; they are gathered here.
-    from .engine.cli import replay_command, simulate_command
-    from .printing.cli import print_command
-    from .teacher_cli import teacher_group
-
-    cli.add_command(print_command)
-    cli.add_command(teacher_group)
-    cli.add_command(replay_command)
-    cli.add_command(simulate_command)
-
-
-_register_subcommands()
 
 
 def main() -> None:

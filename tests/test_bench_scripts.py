@@ -33,6 +33,15 @@ def test_print_speed_compares_with_bare_reportlab():
     assert "ours / bare" in run("print_speed.py", "--runs", "1").stdout
 
 
+def test_cli_startup_times_each_command(tmp_path):
+    figures_file = tmp_path / "startup.json"
+    run("cli_startup.py", "--runs", "1", "--json", str(figures_file))
+    rows = {row["case"]: row for row in json.loads(figures_file.read_text())}
+    assert {"python -c pass", "authors --help", "authors print --help", "authors decks list"} <= set(rows)
+    assert any(case.startswith("authors replay ") for case in rows)
+    assert all(0 < row["min"] <= row["median"] <= row["max"] for row in rows.values())
+
+
 def test_load_plays_tables_against_gunicorn_and_reports_its_figures(tmp_path):
     figures_file = tmp_path / "figures.json"
     run("load.py", "--tables", "1", "--seconds", "3", "--warmup", "1", "--poll-seconds", "0.5",

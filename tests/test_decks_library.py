@@ -157,3 +157,33 @@ def test_builtin_decks_follow_the_environment(tmp_path, monkeypatch):
     assert get_deck("alpha").title == "A deck"
     with pytest.raises(KeyError):
         get_deck("standard-52")
+
+
+def test_looking_up_one_deck_reads_its_own_file_and_walking_reads_them_all(tmp_path):
+    from app.decks.library import Library
+
+    (tmp_path / "alpha.yaml").write_text(GOOD.format(id="alpha"), encoding="utf-8")
+    (tmp_path / "beta.yaml").write_text(GOOD.format(id="beta").replace("title: Fourth", "titel: Fourth"),
+                                        encoding="utf-8")
+    (tmp_path / "gamma.yaml").write_text(GOOD.format(id="delta"), encoding="utf-8")
+    library = Library(tmp_path)
+    assert library["alpha"].id == "alpha" and "alpha" in library and library.get("alpha") is library["alpha"]
+    assert "nope" not in library and library.get("nope") is None and "../alpha" not in library
+    with pytest.raises(KeyError):
+        library["nope"]
+    every_problem = [f'{tmp_path / "beta.yaml"}:14:9: unknown key "titel" (did you mean "title"?)',
+                     f'{tmp_path / "gamma.yaml"}:1:1: the deck id "delta" must match the file name ("gamma.yaml")']
+    for walk in (list, len, lambda lib: list(lib.values()), lambda lib: dict(lib.items()), lambda lib: lib == {}):
+        with pytest.raises(DeckError) as info:
+            walk(library)
+        assert [str(p) for p in info.value.problems] == every_problem
+    for broken in ("beta", "gamma"):  # a broken file, or one that names another id: the library's problems
+        with pytest.raises(DeckError) as info:
+            library[broken]
+        assert [str(p) for p in info.value.problems] == every_problem
+
+
+def test_the_built_in_library_is_the_whole_folder():
+    library = builtin_decks()
+    assert library == load_library() and sorted(library) == sorted(p.stem for p in DECK_FILES)
+    assert len(library) == len(DECK_FILES) and library["standard-52"] is get_deck("standard-52")

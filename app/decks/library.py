@@ -5,12 +5,14 @@ They live inside the package, so an installed wheel carries them (pyproject.toml
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import N_, DeckError, Problem
 from .loader import load_deck_file
 from .model import Deck
+from .slug import DECK_ID
 
 DEFAULT_DECKS_DIR = Path(__file__).resolve().parent / "builtin"
 
@@ -40,12 +42,70 @@ def load_library(directory: Path | None = None) -> dict[str, Deck]:
     return decks
 
 
+class Library(Mapping):
+    """The decks of a folder by id, read when first asked for. Looking one deck up (`[id]`, `in`,
+    `get`) reads that deck's own file only: `authors replay` of a game with a built-in deck, or the web
+    page of one deck, need not read the other eleven. Anything that walks the library (iterating, len,
+    keys, values, items, ==) reads it whole, so any broken file refuses it all, listing every problem,
+    as load_library does; so does looking up a deck whose own file is broken (or names another id)."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._all: dict[str, Deck] | None = None
+        self._some: dict[str, Deck] = {}
+
+    def whole(self) -> dict[str, Deck]:
+        if self._all is None:
+            self._all = load_library(self.directory)
+        return self._all
+
+    def __getitem__(self, deck_id: str) -> Deck:
+        if self._all is not None:
+            return self._all[deck_id]
+        found = self._some.get(deck_id)
+        if found is not None:
+            return found
+        path = self.directory / f"{deck_id}.yaml"
+        if not (isinstance(deck_id, str) and DECK_ID.fullmatch(deck_id) and path.is_file()):
+            raise KeyError(deck_id)
+        try:
+            found = load_deck_file(path)
+        except DeckError:
+            found = None
+        if found is None or found.id != deck_id:
+            return self.whole()[deck_id]  # raises the library's problems, every file's
+        self._some[deck_id] = found
+        return found
+
+    def __contains__(self, deck_id: object) -> bool:
+        try:
+            self[deck_id]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
+
+    def __eq__(self, other: object) -> bool:
+        return self.whole() == (other.whole() if isinstance(other, Library) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Library({str(self.directory)!r})"
+
+
 @lru_cache(maxsize=4)
-def _cached_library(directory: str) -> dict[str, Deck]:
-    return load_library(Path(directory))
+def _cached_library(directory: str) -> Library:
+    return Library(Path(directory))
 
 
-def builtin_decks() -> dict[str, Deck]:
+def builtin_decks() -> Library:
+    """The built-in decks (of AUTHORS_DECKS_DIR, when it is set): a mapping of id to Deck."""
     return _cached_library(str(decks_dir()))
 
 

@@ -6,15 +6,16 @@ import sys
 
 import click
 
-from .record import RecordError, load_record_file
-from .replay import replay
 
-
+# What a command needs is imported when it runs: `authors` imports this module for either command.
 @click.command("replay")
 @click.argument("record", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the state after the last applied move as JSON.")
 def replay_command(record: str, as_json: bool) -> None:
     """Replay a game record: exit 0 when every move applies, 1 at a refused move, 2 for an unusable record."""
+    from .record import RecordError, load_record_file
+    from .replay import replay
+
     try:
         loaded = load_record_file(record)
         result = replay(loaded)

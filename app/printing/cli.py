@@ -1,21 +1,25 @@
 """`authors print`: card sheets of a deck, the duplex alignment page, a rules sheet, a score pad.
 
-Every error is one line on stderr and exit status 1, usage mistakes included. reportlab is imported
-only when something is printed, so that the other `authors` commands start as fast as before.
+Every error is one line on stderr and exit status 1, usage mistakes included. What a mode needs
+(reportlab, YAML and the deck loader, the rules pages) is imported when it runs, not with the command:
+`authors print --help`, or a mistake in the options, costs no more than reading the options.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..decks import Deck, DeckError, load_deck_file
-from ..decks.library import decks_dir
+from ..decks.errors import DeckError
 from ..decks.slug import DECK_ID
 from . import geometry
 from .errors import N_, PrintError
 from ..rules import LANGUAGES, PRESETS
+
+if TYPE_CHECKING:
+    from ..decks.model import Deck
 
 
 class _OneLineErrors(click.Command):
@@ -137,6 +141,9 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
 
 def _load_deck(ref: str) -> Deck:
     """A deck file by path, or a built-in deck by id (reading only its own file: quick)."""
+    from ..decks.library import decks_dir
+    from ..decks.loader import load_deck_file
+
     path = Path(ref)
     if ref.endswith((".yaml", ".yml")) or path.is_file():
         if not path.is_file():
