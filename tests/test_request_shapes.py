@@ -196,7 +196,8 @@ def test_a_typed_answer_is_stored_without_control_or_invisible_characters(app):
         == "Oliver Twist"
     for_play(app)
     teacher = teacher_client(app)
-    code = open_table(teacher, rules="classic", deck="authors-1861", options={"name_the_work": True},
+    code = open_table(teacher, rules="classic", deck="authors-1861",
+                      options={"name_the_work": True, "named_asks": False},  # prompts, not named asks
                       seats=[{"kind": "human", "name": "Anna", "here": True}, {"kind": "computer"}])
     teacher.post(f"/api/tables/{code}/start")
     deck = deck_of(teacher, code)

@@ -17,6 +17,12 @@ def play_app(app):
     return for_play(app)
 
 
+
+# A new table with the bonus forgives typos, keeps the bonus apart and, with card asks, names the work in
+# the ask (issue 17: the app's defaults, not the engine's).
+NEW_TABLE_BONUS = {"answers": "typos", "bonus_in_score": False, "named_asks": True}
+
+
 def error_of(response):
     data = response.get_json()
     assert data and "error" in data, response.data[:200]
@@ -38,7 +44,7 @@ def test_open_a_table_gives_a_code_without_look_alikes_and_a_join_link(play_app)
     assert is_valid_code(code) and not set(code) & set("0O1IL2Z5S8BUVDQGJ")
     assert state["join_url"].endswith(f"/j/{code}")
     assert state["teacher"] is True and state["status"] == "lobby"
-    assert state["options"]["name_the_work"] is True and state["overrides"] == {"name_the_work": True}
+    assert state["options"]["name_the_work"] is True and state["overrides"] == {"name_the_work": True, **NEW_TABLE_BONUS}
     assert state["match"]["format"] == "target" and state["match"]["value"] == 10
     assert [s["kind"] for s in state["seats"]] == ["human", "computer"]
     assert state["seats"][1]["name"] == "Computer 1" and state["seats"][0]["name"] is None

@@ -98,9 +98,25 @@ def deck_of(client, code):
     return client.get(f"/api/tables/{code}/deck").get_json()
 
 
+def library_sets(deck) -> dict[str, list[str]]:
+    """A recall table's deck names no cards: the works of each set, as a student who learnt the deck knows
+    them (from the library, not from anything the table sends)."""
+    from app.services.catalog import deck_by_ref
+
+    try:
+        library = deck_by_ref(deck["id"].removesuffix("-double"))
+    except KeyError:  # a studio deck: this student never learnt it
+        return {}
+    out = {s.id: [c.title for c in s.cards] for s in library.sets}
+    out.update({f"{s.id}-2": [c.title for c in s.cards] for s in library.sets})
+    return out
+
+
 def choose_move(state, deck, rng: random.Random) -> dict:
     """A legal move as the play screen offers it: built only from this seat's state and the deck."""
     game = state["game"]
+    if deck.get("recall"):
+        return _recall_move(state, deck, rng)
     if game["prompts"]:
         card = next(c for s in deck["sets"] for c in s["cards"] if c["id"] == game["prompts"][0])
         return {"answer": card["title"] if rng.random() < 0.5 else "Not this one"}
@@ -131,3 +147,40 @@ def choose_move(state, deck, rng: random.Random) -> dict:
     cards = [c["id"] for s in deck["sets"] if s["id"] == set_id for c in s["cards"]
              if asks["bluff"] or c["id"] not in game["hand"]]
     return {"ask": target, "card": rng.choice(cards)}
+
+
+def _recall_move(state, deck, rng: random.Random) -> dict:
+    """choose_move on a recall table: works named from memory (a random work of the set, so right or
+    wrong), a card ask by its author and a typed title."""
+    game, cards = state["game"], state["cards"]
+    works = library_sets(deck)
+    if game["prompts"]:
+        card_set = cards[game["prompts"][0]]["set"]
+        known = works.get(card_set)
+        return {"answer": rng.choice(known) if known and rng.random() < 0.7 else "Not this one"}
+    asks = game["asks"]
+    choices = (["ask"] if asks else []) + (["pass"] if game["pass_targets"] else [])
+    if rng.choice(choices) == "pass":
+        return {"pass_to": rng.choice(game["pass_targets"])}
+    target = rng.choice(asks["targets"])
+    set_id = rng.choice(asks["sets"])
+    if asks["by"] == "set":
+        return {"ask": target, "set": set_id}
+    held = {cards[t]["title"] for t in game["hand"]}
+    return {"ask": target, "set": set_id, "named": rng.choice([w for w in works[set_id] if w not in held])}
+
+
+def titles_of(app, code) -> dict[str, str]:
+    """The test's own knowledge, which no screen has: every card of the running hand by its id and by
+    the token a recall table sends for it (app/services/recall.py), with its title."""
+    from app.models import Table
+    from app.services import hands, recall
+
+    with app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        hand = table.current_hand
+        game = hands.game_of(hand)
+        mask = recall.Mask(table, hand, game, None)
+        out = {c.id: c.title for c in game.deck.cards}
+        out.update({mask.token(c.id): c.title for c in game.deck.cards})
+        return out

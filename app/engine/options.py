@@ -55,6 +55,7 @@ class Options:
     answers: str = "exact"              # "exact": the spec's forms only; "typos": also forgive a slip or two
     named_asks: bool = False            # card asks carry the work named from memory; a right one scores 1
     bonus_in_score: bool = True         # false: scores and winners count sets only (bonus kept apart)
+    works_listed: bool = False          # the app's screens list the works (recognition), else recall only
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

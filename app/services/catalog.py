@@ -50,6 +50,8 @@ OPTION_HELP = {
     "named_asks": N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),
     "bonus_in_score": N_("The bonus counts as a set; otherwise sets decide the winner and the bonus is counted "
                          "apart."),
+    "works_listed": N_("For young classes (recognition): the screens list the works, so a student names a work "
+                       "by picking it. Otherwise (recall) a student names every work from memory."),
 }
 
 # Short names for the new-table form, the option's id beside it (the API and docs/rules.md use the ids).
@@ -80,6 +82,7 @@ OPTION_LABELS = {
     "answers": N_("Answers"),
     "named_asks": N_("Asks name the work"),
     "bonus_in_score": N_("The bonus counts as a set"),
+    "works_listed": N_("Works listed on screen"),
 }
 
 # What an option's choices mean (the values stay the ids: "set", "card", ...).

@@ -15,7 +15,7 @@ from ..engine.decks import deck_for
 from ..engine.options import make_options
 from ..engine.views import PlayerView
 from ..models import Seat, Table
-from . import hands
+from . import hands, recall
 from .catalog import deck_by_ref
 
 PRIMARY = ("ask", "answer", "claim", "pass")  # the first event of every move
@@ -30,9 +30,22 @@ def played_deck(table: Table):
     return _deck_played(table.deck_id, table.rules, table.options_json)
 
 
+@lru_cache(maxsize=256)
+def _options(rules: str, options_json: str):
+    return make_options(rules, json.loads(options_json or "{}"))
+
+
+def table_options(table: Table):
+    """The table's options (worked out once per process)."""
+    return _options(table.rules, table.options_json)
+
+
 def deck_dict(table: Table) -> dict[str, Any]:
-    """The deck as played (regrouped or doubled as the options say): public, the same for everyone."""
+    """The deck as played (regrouped or doubled as the options say): public, the same for everyone. A
+    recall table (app/services/recall.py) sends its sets only: no card ids, no titles."""
     deck = played_deck(table)
+    if recall.active(table_options(table)):
+        return recall.deck_dict(deck)
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
             "card_label": deck.card_label,
             "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": s.color,
@@ -123,7 +136,7 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
     out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
     out["teacher"] = teacher
     out["hands"] = finished_hands(table)
-    out["game"] = out["recent"] = out["last_answer"] = None
+    out["game"] = out["recent"] = out["last_answer"] = out["cards"] = None
     poll = int(hands.setting("POLL_MS"))
     hand = table.current_hand
     if hand is not None:
@@ -134,6 +147,12 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
             out["game"] = game_dict(view)
             out["recent"] = _recent(game, name)
             out["last_answer"] = _last_answer(game)
+            if recall.active(view.options if name else table_options(table)):
+                mask = recall.Mask(table, hand, game, name)
+                out["game"] = mask.game_dict(out["game"])
+                out["recent"] = mask.events(out["recent"])
+                out["last_answer"] = mask.event(out["last_answer"])
+                out["cards"] = mask.cards()
             actor = game.turn
         if table.status == "playing" and any(s.kind == "computer" and s.name == actor for s in table.seats):
             pace = float(hands.setting("BOT_PACE_SECONDS"))

@@ -129,6 +129,19 @@ def _computer_name(taken: set[str]) -> str:
     return f"Computer {n}"
 
 
+def app_defaults(options, given: dict) -> dict:
+    """What a new table of the app plays unless the teacher says otherwise, once the bonus is on (the
+    engine's own defaults stay those of the record spec, so records replay as before): typos forgiven
+    (`answers: typos`), the bonus counted apart (`bonus_in_score: false`), and with card asks the naming
+    in the ask itself (`named_asks`), typed from memory — unless the works are listed (recognition)."""
+    if not (options.name_the_work or options.named_asks):
+        return {}
+    out = {"answers": "typos", "bonus_in_score": False}
+    if options.ask_by == "card" and not options.works_listed and "named_asks" not in given:
+        out["named_asks"] = True
+    return {name: value for name, value in out.items() if name not in given}
+
+
 def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE) -> tuple[Table, dict[int, str]]:
     """Open a table for this teacher (`spec`: a NewTable, or its JSON). Returns it and the tokens of the
     seats played on this device. The table plays in its `language`, else in `default_language`."""
@@ -139,6 +152,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     deck = studio.deck_for_table(deck_ref, teacher_id)  # a built-in deck, or a studio deck the teacher sees
     try:
         options = make_options(rules, spec.options)
+        options = make_options(rules, {**app_defaults(options, spec.options), **spec.options})
     except OptionsError as exc:
         raise BadRequest(translated(exc)) from None
     overrides = options.overrides(PRESETS[rules])

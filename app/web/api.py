@@ -8,7 +8,7 @@ from flask_login import current_user, login_required
 
 from ..i18n import current_language, preset_title
 
-from ..services import hands, idempotency, schemas, state, tables
+from ..services import hands, idempotency, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..services.moves import move_from_request
@@ -209,11 +209,15 @@ def move(code: str):
         if seating.held_seats(table):
             raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
         raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
-    played = move_from_request(sent.move, seat.name)
+    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table),
+                              state.table_options(table))
+    before = table
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
     result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
+    if recall.active(state.table_options(before)) and before.current_hand is not None:
+        result = recall.masked_result(before, before.current_hand, result, seat.name)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

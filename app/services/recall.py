@@ -1,0 +1,201 @@
+"""Recall, not reading: while the name-the-work bonus is on, what a student is to name is nowhere their
+browser can read before they answer (docs/rules.md, "Recall, not reading"; design.md, "Learning").
+
+With the bonus on (`name_the_work` or `named_asks`) and the works not listed (`works_listed: false`, the
+default), every state, event and move answer a screen is sent goes through a `Mask` for its reader:
+
+- Every card id becomes an opaque token of this hand: "w" and 16 hex digits of an HMAC-SHA256, keyed by
+  the app's SECRET_KEY, of the table's id, the hand's id and deal time, and the card id. A card id is its
+  slugified title (`david-copperfield`); a token says nothing without the server's key, and a new hand
+  gives every card new tokens, so what a student learnt of a token in one hand is worth nothing in the
+  next. Lists of tokens (a hand, the cards given in one ask) go out sorted by token, never in the deck's
+  order, which would tell the cards apart.
+- A state carries `cards`: for every token it names, the card's set, and its title and note only where
+  the reader may know them: the cards in their own hand that are not waiting for them to name them, the
+  cards of sets laid down (out of play), and the card of their own answer or successful named ask (the
+  title and note come back with the verdict). Everything else is "a card of Dickens".
+- What someone typed (an answer, a named ask) is shown to the typist only: a right answer is the title.
+- The deck a table sends (GET /api/tables/<code>/deck) lists the sets and how many cards each has, no
+  card ids and no titles.
+
+`works_listed: true` (the teacher's "recognition" choice for young classes) sends everything as before.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from flask import current_app
+from flask_babel import gettext as _
+
+from ..engine.answers import Verdict, grade
+from ..engine.moves import Ask
+from ..engine.options import Options
+from .errors import Refused
+
+CARD_KEYS = ("card",)
+CARD_LIST_KEYS = ("given", "cards")
+
+
+def active(options: Options) -> bool:
+    """Do this table's screens hide what is to be named?"""
+    # A claim names who holds each card of a set, so Literature's claims need the works listed.
+    return (options.name_the_work or options.named_asks) and not options.works_listed and not options.claims
+
+
+def _key(table, hand) -> bytes:
+    secret = current_app.secret_key or current_app.config.get("SECRET_KEY") or ""
+    if isinstance(secret, str):
+        secret = secret.encode()
+    return hmac.new(secret, f"recall:{table.id}:{hand.id}:{hand.started_at!r}".encode(), hashlib.sha256).digest()
+
+
+class Mask:
+    """The game as one reader (a seat's name, or None for the public, projector and teacher) may read it."""
+
+    def __init__(self, table, hand, game, viewer: str | None):
+        self.game, self.viewer = game, viewer
+        self.deck = game.deck
+        self.key = _key(table, hand)
+        self._tokens: dict[str, str] = {}
+        self.named: dict[str, str] = {}        # token -> card id, every token this reader was sent
+        self.revealed: set[str] = set()          # cards revealed to this reader by a verdict of theirs
+        state = game.replay_state()
+        prompts = set(game.prompts(viewer)) if viewer else set()
+        down = set(state["cancelled"]) | {s for books in state["books"].values() for s in books}
+        self.down_cards = [c for s in self.deck.sets if s.id in down for c in s.card_ids]
+        known = set(self.down_cards)
+        if viewer:
+            known |= set(state["hands"][viewer])
+        self.known = known - prompts
+        self.prompts = prompts
+
+    # -- tokens -----------------------------------------------------------------------------------
+    def token(self, card_id: str) -> str:
+        token = self._tokens.get(card_id)
+        if token is None:
+            token = "w" + hmac.new(self.key, card_id.encode(), hashlib.sha256).hexdigest()[:16]
+            self._tokens[card_id] = token
+            self.named[token] = card_id
+        return token
+
+    def tokens(self, card_ids) -> list[str]:
+        return sorted(self.token(c) for c in card_ids)
+
+    def may_know(self, card_id: str | None) -> bool:
+        return card_id is not None and (card_id in self.known or card_id in self.revealed)
+
+    # -- events -----------------------------------------------------------------------------------
+    def event(self, event: dict | None) -> dict | None:
+        if event is None:
+            return None
+        out = dict(event)
+        card = event.get("card")
+        own = self.viewer is not None and event.get("player") == self.viewer
+        kind = event.get("type")
+        if kind == "answer" and own and card is not None and card not in self.prompts:
+            self.revealed.add(card)  # the title comes back to its receiver with the verdict
+        if kind == "ask" and own and "named" in event and event.get("given") and card not in self.prompts:
+            self.revealed.add(card)
+        for key in CARD_KEYS:
+            if out.get(key) is not None:
+                out[key] = self.token(out[key])
+        for key in CARD_LIST_KEYS:
+            if isinstance(out.get(key), list):
+                out[key] = self.tokens(out[key])
+        for key in ("holders", "actual"):
+            if isinstance(out.get(key), dict):
+                out[key] = {name: self.tokens(cards) for name, cards in out[key].items()}
+        if "title" in out and not self.may_know(card):
+            out["title"] = None
+        # What was typed goes back to its typist only, and only when it named the card they now know:
+        # a wrong name, or the name of a card that did not come, may be the title of another card.
+        typed = "text" if kind == "answer" else "named" if kind == "ask" and "named" in out else None
+        if typed and out.get(typed) is not None and not (
+                own and self.may_know(card) and out.get("verdict") != "wrong"):
+            out[typed] = ""
+        if out.get("title") is not None and card is not None:
+            out["note"] = self.deck.card(card).note
+        return out
+
+    def events(self, events) -> list[dict] | None:
+        return None if events is None else [self.event(e) for e in events]
+
+    # -- a state --------------------------------------------------------------------------------------
+    def game_dict(self, out: dict[str, Any]) -> dict[str, Any]:
+        """A game dict of state.game_dict, masked (a copy: the engine's values are shared)."""
+        out = dict(out)
+        # the reader's own events first: they say which titles their verdicts revealed
+        out["log"] = self.events(out.get("log"))
+        out["last_ask"] = self.event(out.get("last_ask"))
+        if "hand" in out:
+            out["hand"] = self.tokens(out["hand"])
+            out["prompts"] = [self.token(c) for c in out["prompts"]]
+        for card in self.down_cards:
+            self.token(card)
+        return out
+
+    def cards(self) -> dict[str, dict[str, Any]]:
+        """What the reader may know of every token they were sent."""
+        out = {}
+        for token, card_id in sorted(self.named.items()):
+            card = self.deck.card(card_id)
+            known = self.may_know(card_id)
+            out[token] = {"set": card.set_id, "title": card.title if known else None,
+                          "note": card.note if known else None}
+        return out
+
+
+def deck_dict(deck) -> dict[str, Any]:
+    """The deck as a recall table sends it: its sets and their sizes, no cards."""
+    return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
+            "card_label": deck.card_label, "recall": True,
+            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": s.color, "size": len(s.cards),
+                      "cards": []} for s in deck.sets]}
+
+
+# ------------------------------------------------------------------------------------------------------
+# A named ask typed from memory: {"ask": "Boris", "set": "dickens", "named": "tale of two cites"}
+# ------------------------------------------------------------------------------------------------------
+def resolve(deck, options: Options, set_id: str, named: str) -> str | None:
+    """The card of set `set_id` that `named` names (right before almost), under the table's `answers`;
+    None when it names none of them."""
+    try:
+        card_set = deck.set(set_id)
+    except (KeyError, LookupError):
+        return None
+    cards = card_set.cards
+    verdicts = [(grade(named, card, cards, options.answers), card) for card in cards]
+    for wanted in (Verdict.RIGHT, Verdict.ALMOST):
+        for verdict, card in verdicts:
+            if verdict is wanted:
+                return card.id
+    return None
+
+
+def typed_ask(move: Ask, deck, options: Options) -> Ask:
+    """A card ask that names an author and types the work: the card found from the text, or a refusal
+    that plays no move ("not-a-work")."""
+    if not isinstance(move, Ask) or options.ask_by != "card" or move.card is not None or move.set is None or move.named is None:
+        return move
+    try:
+        card_set = deck.set(move.set)
+    except (KeyError, LookupError):
+        return move  # the engine says there is no such set
+    card = resolve(deck, options, move.set, move.named)
+    if card is None:
+        raise Refused(_("“%(named)s”: that is not one of %(set)s's works in this deck. Try again.",
+                        named=move.named, set=card_set.name), code="not-a-work", status=422)
+    named = move.named if options.named_asks else None
+    return Ask(move.player, move.target, card=card, named=named)
+
+
+def masked_result(table, hand, result: list[dict], viewer: str) -> list[dict]:
+    """A move's events as its player saw them, masked for them (`hand`: the hand the move was played in)."""
+    from . import hands
+
+    with hands.lock(hand):
+        game = hands.game_of(hand)
+        mask = Mask(table, hand, game, viewer)
+        return mask.events(result)
