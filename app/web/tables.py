@@ -11,6 +11,7 @@ from flask_login import current_user, login_required
 from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
 from ..i18n import current_language, preset_title
+from ..lan import only_this_computer
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, CHOICE_LABELS, catalog, option_kind
 from ..services.codes import normalize_code
@@ -101,8 +102,9 @@ def manage(code: str):
         if seating.held_seats(table):
             return redirect(url_for("play.play", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
-    return render_template("tables/manage.html", table=table, bots=bot_names(),
-                           join_url=public_url("tables.join_link", code=table.code))
+    join_url = public_url("tables.join_link", code=table.code)
+    return render_template("tables/manage.html", table=table, bots=bot_names(), join_url=join_url,
+                           join_page=public_url("tables.join"), this_computer_only=only_this_computer(join_url))
 
 
 @bp.route("/join", methods=["GET", "POST"])
