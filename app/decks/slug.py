@@ -15,8 +15,13 @@ DECK_ID = re.compile(r"[a-z0-9-]{2,64}")
 ITEM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,63}")
 
 
+_OTHERS = re.compile(r"[^a-z0-9]+")
+
+
 def slugify(text: str) -> str:
     """Lowercase, accents folded, every run of other characters one '-', trimmed."""
+    if text.isascii():  # nothing to fold (most titles): the same answer, without a walk per character
+        return _OTHERS.sub("-", text.lower()).strip("-")
     folded = unicodedata.normalize("NFKD", text.translate(_EXTRA_FOLDS))
     ascii_only = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return re.sub(r"[^a-z0-9]+", "-", ascii_only.lower()).strip("-")
+    return _OTHERS.sub("-", ascii_only.lower()).strip("-")

@@ -93,6 +93,7 @@ class DeckLook:
             self.color = HexColor(PALETTE[zlib.crc32(deck.id.encode()) % len(PALETTE)])
         self._sets = {s.id: s for s in deck.sets}
         self.images = self._read_images()
+        self.fitted: dict[tuple, textfit.Fitted] = {}  # _fit's answers: a set's band is the same on each of its cards
 
     def card_set(self, card: Card) -> CardSet:
         return self._sets[card.set_id]
@@ -148,9 +149,13 @@ def draw_front(canvas, look: DeckLook, card: Card, width: float, height: float, 
 
 def _fit(look: DeckLook, texts, bold: bool, width: float, height: float, max_size: float, min_size: float,
          floor: float = textfit.FLOOR):
-    font = look.fonts.bold if bold else look.fonts.regular
-    min_size = max(min_size, min(READABLE, max_size))  # small cards shrink their sizes, not below this
-    return textfit.fit(texts, font, look.fonts.descent, width, height, max_size, min_size, floor)
+    key = (tuple(texts), bold, width, height, max_size, min_size, floor)
+    found = look.fitted.get(key)
+    if found is None:
+        font = look.fonts.bold if bold else look.fonts.regular
+        least = max(min_size, min(READABLE, max_size))  # small cards shrink their sizes, not below this
+        found = look.fitted[key] = textfit.fit(texts, font, look.fonts.descent, width, height, max_size, least, floor)
+    return found
 
 
 def _authors_front(canvas, look: DeckLook, card: Card, w: float, h: float, bleed: float) -> None:
