@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 run: $(STAMP) i18n-compile
-	$(BIN)/authors serve
+	$(BIN)/authors serve --class
 
 # Production serving (gunicorn); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
 serve: $(STAMP)

@@ -7,6 +7,7 @@ commands that need the app (`db`, `teacher`) get it from Flask's ScriptInfo, as 
 """
 from __future__ import annotations
 
+import io
 import os
 import sys
 
@@ -81,8 +82,15 @@ def cli() -> None:
 @click.option("--workers", type=int, default=None, help="gunicorn worker processes (default: 2 per CPU core).")
 # 2 threads: on 2 cores, 4 workers x 2 threads served the most moves of 4x1 ... 8x2 (bench/load.py, README)
 @click.option("--threads", type=int, default=2, show_default=True, help="Threads per gunicorn worker.")
-def serve(host: str, port: int, prod: bool, workers: int | None, threads: int) -> None:
-    """Serve the app: the development server (one classroom), or gunicorn with --prod."""
+@click.option("--class", "classroom", is_flag=True,
+              help="Serve the class from this computer (make run): gunicorn on every network interface, the "
+                   "address phones open printed with its QR code, laptop defaults.")
+def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, classroom: bool) -> None:
+    """Serve the app: the class from a laptop (--class), gunicorn for a school (--prod), or the
+    development server."""
+    if classroom:
+        _serve_classroom(host if host != "127.0.0.1" else "0.0.0.0", port, workers or 2, threads)
+        return
     if prod:
         _serve_production(host, port, workers or 2 * (os.cpu_count() or 1), threads)
         return
@@ -96,8 +104,6 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int) -
 
 def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
     """gunicorn with threaded workers: table state lives in the database, so any worker serves any table."""
-    import shutil
-
     from .config import ConfigError, check_secret_key
 
     try:
@@ -105,15 +111,53 @@ def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
     except ConfigError as exc:
         click.echo(f"authors serve --prod: {exc}", err=True)
         sys.exit(1)
+    os.environ["AUTHORS_ENV"] = "production"
+    click.echo(f"Authors Classroom (production) on http://{host}:{port}/ with {workers} workers x {threads} threads")
+    _exec_gunicorn(host, port, workers, threads, access_log=True)
+
+
+def _serve_classroom(host: str, port: int, workers: int, threads: int) -> None:
+    """The class from a teacher's laptop: gunicorn on the network, with the laptop's defaults (a secret key
+    made once in instance/, cookies over plain HTTP, sign-up only for the first teacher), and the address
+    phones open, with its QR code, where the teacher can read it."""
+    from .config import public_url
+    from .lan import lan_addresses
+
+    os.environ.setdefault("ALLOW_SIGNUP", "first")
+    configured = public_url(os.environ.get("PUBLIC_URL"), os.environ.get("SERVER_NAME"))
+    addresses = lan_addresses() if host in ("0.0.0.0", "::") else [host]
+    address = configured or (f"http://{addresses[0]}:{port}" if addresses else f"http://127.0.0.1:{port}")
+    os.environ["PUBLIC_URL"] = address
+    create_app()  # the instance folder, the database and the secret key, made once before the workers start
+    click.echo(class_banner(address, bool(configured or addresses)))
+    _exec_gunicorn(host, port, workers, threads, access_log=False)
+
+
+def class_banner(address: str, reachable: bool) -> str:
+    """What `make run` prints: the address to open on the phones, with a QR code of it."""
+    import segno
+
+    if not reachable:
+        return (f"Authors Classroom on {address}\n"
+                "No network found: only this computer can open that address. Connect to the school's network\n"
+                "(Wi-Fi) and run `make run` again, so that phones can join.")
+    qr = io.StringIO()
+    segno.make(address, error="m").terminal(out=qr, compact=True)
+    return (f"Authors Classroom: students open {address} on their phones (or scan the code),\n"
+            f"the teacher opens {address}/login on this computer.\n{qr.getvalue()}"
+            "Stop with Ctrl+C.")
+
+
+def _exec_gunicorn(host: str, port: int, workers: int, threads: int, access_log: bool) -> None:
+    import shutil
+
     gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or shutil.which("gunicorn")
     if gunicorn is None:
-        click.echo("authors serve --prod: gunicorn is not installed (pip install gunicorn)", err=True)
+        click.echo("authors serve: gunicorn is not installed (pip install gunicorn)", err=True)
         sys.exit(1)
-    os.environ["AUTHORS_ENV"] = "production"
     args = [gunicorn, "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", str(threads),
             "--worker-class", "gthread", "--preload", "--timeout", "30", "--graceful-timeout", "10",
-            "--access-logfile", "-", "app:create_app()"]
-    click.echo(f"Authors Classroom (production) on http://{host}:{port}/ with {workers} workers x {threads} threads")
+            *(["--access-logfile", "-"] if access_log else []), "app:create_app()"]
     os.execv(gunicorn, args)
 
 

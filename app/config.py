@@ -52,8 +52,10 @@ def from_environment(instance_path: str) -> dict:
         # from the last change: a seat is kept PERMANENT_SESSION_LIFETIME, 31 days).
         "SESSION_REFRESH_EACH_REQUEST": False,
         "SESSION_COOKIE_SECURE": production and os.environ.get("AUTHORS_INSECURE_COOKIES") != "1",
-        # Teachers sign up freely unless ALLOW_SIGNUP=0: then only with a teacher's invitation link.
-        "ALLOW_SIGNUP": _flag(os.environ.get("ALLOW_SIGNUP"), default=True),
+        # Teachers sign up freely (ALLOW_SIGNUP=1, the default), only until the first teacher exists
+        # (ALLOW_SIGNUP=first, what `authors serve --class` sets on a laptop), or never (0): then only
+        # with a teacher's invitation link.
+        "ALLOW_SIGNUP": _signup(os.environ.get("ALLOW_SIGNUP")),
         # A form's CSRF token lives as long as the session: a play screen stays open all lesson.
         "WTF_CSRF_TIME_LIMIT": None,
         # Behind a reverse proxy (nginx, a load balancer): how many proxies in front of the app set
@@ -113,6 +115,12 @@ def _count(value: str | None, name: str) -> int:
     if not 0 <= number <= 10:
         raise ConfigError(f"{name} is how many proxies stand in front of the app (0 to 10), not {value!r}")
     return number
+
+
+def _signup(value: str | None) -> bool | str:
+    if value is not None and value.strip().lower() == "first":
+        return "first"
+    return _flag(value, default=True)
 
 
 def _flag(value: str | None, default: bool) -> bool:

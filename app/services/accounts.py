@@ -69,6 +69,10 @@ def get(teacher_id: int) -> Teacher | None:
     return db.session.get(Teacher, teacher_id)
 
 
+def any_teacher() -> bool:
+    return db.session.query(Teacher.id).limit(1).first() is not None
+
+
 def create_teacher(name, password, invited_by: int | None = None, password_hash: str | None = None) -> Teacher:
     """A new account. `password_hash` lets a caller that already hashed (tests) skip the work."""
     name = clean_teacher_name(name)

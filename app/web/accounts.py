@@ -74,7 +74,10 @@ def safe_next(target: str | None) -> str | None:
 
 
 def _signup_open() -> bool:
-    return bool(current_app.config.get("ALLOW_SIGNUP", True))
+    allowed = current_app.config.get("ALLOW_SIGNUP", True)
+    if allowed == "first":  # a laptop's default: the first teacher signs up, the others are invited
+        return not accounts.any_teacher()
+    return bool(allowed)
 
 
 def _device_signer() -> URLSafeTimedSerializer:
