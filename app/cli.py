@@ -7,7 +7,6 @@ commands that need the app (`db`, `teacher`) get it from Flask's ScriptInfo, as 
 """
 from __future__ import annotations
 
-import io
 import os
 import sys
 
@@ -135,16 +134,14 @@ def _serve_classroom(host: str, port: int, workers: int, threads: int) -> None:
 
 def class_banner(address: str, reachable: bool) -> str:
     """What `make run` prints: the address to open on the phones, with a QR code of it."""
-    import segno
+    from .services.qr import qr_terminal
 
     if not reachable:
         return (f"Authors Classroom on {address}\n"
                 "No network found: only this computer can open that address. Connect to the school's network\n"
                 "(Wi-Fi) and run `make run` again, so that phones can join.")
-    qr = io.StringIO()
-    segno.make(address, error="m").terminal(out=qr, compact=True)
     return (f"Authors Classroom: students open {address} on their phones (or scan the code),\n"
-            f"the teacher opens {address}/login on this computer.\n{qr.getvalue()}"
+            f"the teacher opens {address}/login on this computer.\n{qr_terminal(address)}"
             "Stop with Ctrl+C.")
 
 

@@ -1,23 +1,22 @@
-"""The join link as a QR code in SVG, drawn by reportlab's QR widget (no extra dependency)."""
+"""The join link as a QR code (segno): an SVG for the table page and the projector, block characters for
+the terminal where `make run` prints the address phones open."""
 from __future__ import annotations
 
-from reportlab.graphics import renderSVG
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing, Rect
-from reportlab.lib.colors import white
+import io
 
-SIZE = 400  # drawing units; the page scales it to fit a projector
+import segno
 
 
-def qr_svg(text: str, size: int = SIZE) -> str:
-    widget = QrCodeWidget(text, barLevel="M", barWidth=size, barHeight=size)
-    drawing = Drawing(size, size)
-    drawing.add(Rect(0, 0, size, size, fillColor=white, strokeColor=None))
-    drawing.add(widget)
-    svg = renderSVG.drawToString(drawing)
-    return svg.replace("<title>...</title>", "<title>Join link</title>").replace("<desc>...</desc>",
-                                                                                   f"<desc>{_escape(text)}</desc>")
+def qr_svg(text: str) -> str:
+    """A standalone SVG that scales to whatever size the page gives it (a viewBox, no fixed size)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", border=4, omitsize=True, xmldecl=False, title="Join link",
+                                     desc=text, dark="#000", light="#fff")
+    return out.getvalue().decode()
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def qr_terminal(text: str) -> str:
+    """The code in block characters, two modules a line, for a terminal."""
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    return out.getvalue()
