@@ -56,6 +56,7 @@ class Options:
     named_asks: bool = False            # card asks carry the work named from memory; a right one scores 1
     bonus_in_score: bool = True         # false: scores and winners count sets only (bonus kept apart)
     works_listed: bool = False          # the app's screens list the works (recognition), else recall only
+    hints: bool = False                 # the app offers hints when asked; a hinted naming scores no bonus
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -52,6 +52,8 @@ OPTION_HELP = {
                          "apart."),
     "works_listed": N_("For young classes (recognition): the screens list the works, so a student names a work "
                        "by picking it. Otherwise (recall) a student names every work from memory."),
+    "hints": N_("A student who is stuck may ask for a hint (first letters and the length of each word, then "
+                "more letters); a hinted answer scores no bonus."),
 }
 
 # Short names for the new-table form, the option's id beside it (the API and docs/rules.md use the ids).
@@ -83,6 +85,7 @@ OPTION_LABELS = {
     "named_asks": N_("Asks name the work"),
     "bonus_in_score": N_("The bonus counts as a set"),
     "works_listed": N_("Works listed on screen"),
+    "hints": N_("Hints"),
 }
 
 # What an option's choices mean (the values stay the ids: "set", "card", ...).

@@ -220,7 +220,7 @@ def match_winners(table: Table) -> list[str]:
 # Moves
 # ----------------------------------------------------------------------------------------------------
 def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Move,
-                 before_commit=None) -> tuple[list[Event], TableSnapshot]:
+                 before_commit=None, extra: dict | None = None) -> tuple[list[Event], TableSnapshot]:
     """Apply a move and store it in the caller's write transaction (which holds the table's lock), then
     commit; the next hand is dealt when this one ends. `before_commit(events)` adds to the transaction.
     Returns the move's events and the table as this commit left it.
@@ -236,7 +236,8 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     try:
         connection = db.session.connection()
         connection.execute(STORE_MOVE, {"hand_id": hand.id, "seq": len(game.moves) - 1, "played_at": now,
-                                        "data_json": json.dumps(move_to_row(move), ensure_ascii=False)})
+                                        "data_json": json.dumps({**move_to_row(move), **(extra or {})},
+                                                                      ensure_ascii=False)})
         next_bot_at = now + setting("BOT_PACE_SECONDS") if _computer_turn(table, game) else NO_COMPUTER
         if game.finished:
             version = _finish_hand(table, hand, game, now, next_bot_at)
@@ -284,12 +285,13 @@ def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: floa
 
 
 def play(table: TableSnapshot, seat, move: Move, expected_version: int | None,
-         key: str | None = None, fingerprint: str = "") -> tuple[list[dict], bool, TableSnapshot]:
+         key: str | None = None, fingerprint: str = "", extra: dict | None = None) -> tuple[list[dict], bool, TableSnapshot]:
     """A person's move from their seat, in one write transaction that holds the table's lock, so moves
     from every process and thread are applied one after the other, each against the version it names.
 
     With an idempotency `key`, the move is stored with its answer: a retry with the same key gets that
-    answer again and changes nothing. Returns the move's events as the seat saw them, whether they are
+    answer again and changes nothing. `extra`: keys the move's row keeps beside the move (a hint taken:
+    app/services/recall.py), which the game never reads. Returns the move's events as the seat saw them, whether they are
     the stored answer to an earlier try, and the table as the move (and any computer players' moves
     after it) left it."""
     seat_id, seat_token, seat_name = seat.id, seat.token_hash, seat.name
@@ -332,7 +334,7 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None,
                 if key is not None:
                     idempotency.store(scope, key, fingerprint, {"result": result})
 
-            table = _commit_move(table, hand, game, move, before_commit=keep_answer)[1]
+            table = _commit_move(table, hand, game, move, before_commit=keep_answer, extra=extra)[1]
     except ServiceError:
         db.session.rollback()
         raise

@@ -12,8 +12,9 @@ default), every state, event and move answer a screen is sent goes through a `Ma
   order, which would tell the cards apart.
 - A state carries `cards`: for every token it names, the card's set, and its title and note only where
   the reader may know them: the cards in their own hand that are not waiting for them to name them, the
-  cards of sets laid down (out of play), and the card of their own answer or successful named ask (the
-  title and note come back with the verdict). Everything else is "a card of Dickens".
+  sets they laid down themselves, and the card of their own answer or successful named ask (the title
+  and note come back with the verdict). Everything else is "a card of Dickens": the cards of other
+  hands, and of other players' sets laid down, are no title this reader has held.
 - What someone typed (an answer, a named ask) is shown to the typist only: a right answer is the title.
 - The deck a table sends (GET /api/tables/<code>/deck) lists the sets and how many cards each has, no
   card ids and no titles.
@@ -65,9 +66,11 @@ class Mask:
         prompts = set(game.prompts(viewer)) if viewer else set()
         down = set(state["cancelled"]) | {s for books in state["books"].values() for s in books}
         self.down_cards = [c for s in self.deck.sets if s.id in down for c in s.card_ids]
-        known = set(self.down_cards)
-        if viewer:
+        known = set()
+        if viewer:  # their hand, and the sets they laid down themselves (cards of other hands stay unnamed)
             known |= set(state["hands"][viewer])
+            own = set(state["books"].get(viewer, ()))
+            known |= {c for s in self.deck.sets if s.id in own for c in s.card_ids}
         self.known = known - prompts
         self.prompts = prompts
 
@@ -112,9 +115,10 @@ class Mask:
         # What was typed goes back to its typist only, and only when it named the card they now know:
         # a wrong name, or the name of a card that did not come, may be the title of another card.
         typed = "text" if kind == "answer" else "named" if kind == "ask" and "named" in out else None
-        if typed and out.get(typed) is not None and not (
-                own and self.may_know(card) and out.get("verdict") != "wrong"):
-            out[typed] = ""
+        for typed in (typed, "hinted"):
+            if typed and out.get(typed) is not None and not (
+                    own and self.may_know(card) and out.get("verdict") != "wrong"):
+                out[typed] = ""
         if out.get("title") is not None and card is not None:
             out["note"] = self.deck.card(card).note
         return out
@@ -199,3 +203,78 @@ def masked_result(table, hand, result: list[dict], viewer: str) -> list[dict]:
         game = hands.game_of(hand)
         mask = Mask(table, hand, game, viewer)
         return mask.events(result)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Hints (the option `hints`): only when asked for, each a little more of the work
+# ------------------------------------------------------------------------------------------------------
+def cue(title: str, level: int) -> str:
+    """The title with the first `level` letters of each word shown and every other letter a "_" (one per
+    letter, so each word's length shows); a word never shows its last letter."""
+    out, word = [], []
+
+    def flush():
+        keep = max(1, min(level, len(word) - 1)) if len(word) > 1 else 1
+        out.append("".join(word[:keep]) + "_" * (len(word) - keep))
+        word.clear()
+
+    for ch in title:
+        if ch.isalnum():
+            word.append(ch)
+            continue
+        if word:
+            flush()
+        out.append(ch)
+    if word:
+        flush()
+    return "".join(out)
+
+
+def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str, Any]:
+    """A cue for the oldest card the seat is to name; or, typing a named ask for `set_id`, one for each
+    work of that author the seat lacks."""
+    from . import hands
+    from .errors import Conflict
+
+    hand = table.current_hand
+    if hand is None or table.status != "playing":
+        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+    with hands.lock(hand):
+        game = hands.game_of(hand)
+        if seat_name not in game.players:
+            raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+        prompts = game.prompts(seat_name)
+        if prompts:
+            return {"level": level, "hint": cue(game.deck.card(prompts[0]).title, level)}
+        view = game.view(seat_name)
+        if set_id is None or view.asks is None or view.asks.ask_by != "card" or not game.deck.has_set(set_id):
+            raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+        held = set(view.hand)
+        lacking = sorted(c.title for c in game.deck.set(set_id).cards if c.id not in held)
+        return {"level": level, "hint": " · ".join(cue(title, level) for title in lacking)}
+
+
+def hinted(move, options: Options):
+    """A move that took a hint scores no bonus and must still replay from the record: an answer becomes
+    a pass (`answer: null`) and a named ask an ask without `named`; the row keeps what was typed and how
+    many hints (`hinted`, `hint`) for the verdict and the reports. Returns the row's extra keys, or None
+    when no hint was taken."""
+    level = getattr(move, "hint", None)
+    if not level or not options.hints:
+        return None
+    if hasattr(move, "answer"):
+        return {"hint": level, "hinted": move.answer}
+    if getattr(move, "named", None) is not None and options.named_asks:
+        return {"hint": level, "hinted": move.named}
+    return None
+
+
+def with_hint(result: list[dict], extra: dict, game_grade) -> list[dict]:
+    """The move's events as the hinted student sees them: what they typed, and its verdict."""
+    out = []
+    for event in result:
+        if event.get("type") in ("answer", "ask") and event.get("card") is not None and (
+                event["type"] == "answer" or "named" in event):
+            event = dict(event, hinted=extra["hinted"], verdict=game_grade(extra["hinted"], event["card"]).value)
+        out.append(event)
+    return out

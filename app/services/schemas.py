@@ -29,6 +29,7 @@ MAX_SEATS = 22
 MAX_MATCH_HANDS = 20
 MAX_TARGET = 500
 MAX_TEXT = 200  # any id, name or typed answer in a move
+MAX_HINT = 20   # hints for one naming
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,8 @@ class AskMove(Body):
     card: Annotated[Text | None, What('"card"')] = None
     named: Annotated[Typed | None, What('"named"')] = Field(
         None, description="With the option named_asks: the work as the asker typed it from memory.")
+    hint: Annotated[whole(ge=0, le=MAX_HINT) | None, What('"hint"')] = Field(
+        None, description="With the option hints: how many hints the asker took (a hinted naming scores no bonus).")
 
     @model_validator(mode="after")
     def _set_or_card(self) -> "AskMove":
@@ -184,6 +187,16 @@ class AskMove(Body):
 class AnswerMove(Body):
     player: Text | None = None
     answer: Annotated[Typed | None, What('"answer"')]
+    hint: Annotated[whole(ge=0, le=MAX_HINT) | None, What('"hint"')] = Field(
+        None, description="With the option hints: how many hints the student took (a hinted answer scores no bonus).")
+
+
+class HintRequest(Body):
+    """POST /api/tables/<code>/hint: a cue for the oldest work this seat is to name, or (named asks, with
+    `set`) for the works of that author the asker lacks."""
+    seat: Annotated[whole(ge=0) | None, What('"seat"')] = None
+    level: Annotated[whole(ge=1, le=MAX_HINT), What('"level"')] = 1
+    set: Annotated[Text | None, What('"set"')] = None
 
 
 class ClaimMove(Body):

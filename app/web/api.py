@@ -1,6 +1,8 @@
 """The JSON API: everything the pages do, for scripts too. Described at /api/openapi.json."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import orjson
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
@@ -12,6 +14,7 @@ from ..services import hands, idempotency, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..services.moves import move_from_request
+from ..engine.moves import Answer
 from . import polling, seating
 from .links import public_url
 from .openapi import openapi_document
@@ -209,19 +212,39 @@ def move(code: str):
         if seating.held_seats(table):
             raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
         raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
-    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table),
-                              state.table_options(table))
+    options = state.table_options(table)
+    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table), options)
+    extra = recall.hinted(sent.move, options)
+    if extra:  # a hinted naming scores no bonus: played as a pass (an ask without its name), the row keeps it
+        played = Answer(played.player, None) if isinstance(played, Answer) else replace(played, named=None)
     before = table
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
-    result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest)
+    result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
-    if recall.active(state.table_options(before)) and before.current_hand is not None:
+    if extra and before.current_hand is not None:
+        with hands.lock(before.current_hand):
+            result = recall.with_hint(result, extra, hands.game_of(before.current_hand).grade)
+    if recall.active(options) and before.current_hand is not None:
         result = recall.masked_result(before, before.current_hand, result, seat.name)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
     return response
+
+
+@bp.post("/tables/<code>/hint")
+def hint(code: str):
+    """A hint for this seat's naming, only when asked for: {"seat": 0, "level": 1} (a prompt), or with
+    "set" for the works of that author (typing a named ask). Each level shows more letters."""
+    table = tables.read(code)
+    sent = schemas.parse(schemas.HintRequest, json_body())
+    seat = seating.requested_seat(table, sent.seat)
+    if seat is None:
+        raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
+    if not state.table_options(table).hints:
+        raise Conflict(_("The teacher has not turned hints on at this table."), code="no-hints")
+    return jsonify(recall.hint_for(table, seat.name, sent.level, sent.set))
 
 
 @bp.get("/tables/<code>/hands")

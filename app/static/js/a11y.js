@@ -20,7 +20,7 @@
       case "ask": {
         p.wanted = d.card ? AC.cardTitle(index, d.card, hide) : AC.setName(index, d.set);
         const given = d.given || [];
-        p.cards = list(given.map(function (c) { return AC.cardTitle(index, c, hide); }));
+        p.cards = AC.recall(index) ? AC.givenCards(index, given, hide) : list(given.map(function (c) { return AC.cardTitle(index, c, hide); }));
         if (mine) {
           return given.length ? AC.ngettext("You asked %(target)s for %(wanted)s and got %(num)d card: %(cards)s.",
             "You asked %(target)s for %(wanted)s and got %(num)d cards: %(cards)s.", given.length, p) :
@@ -50,6 +50,13 @@
       case "answer":
         p.text = d.text;
         p.title = d.title;
+        p.set = AC.setOf(index, d.card);
+        if (d.title === null || d.text === "") {  // a recall table: not this reader's work to know
+          if (d.text === null) return AC.gettext("%(player)s passed on naming a card of %(set)s.", p);
+          return d.correct ? AC.gettext("%(player)s named a card of %(set)s: right, +1.", p) :
+            AC.gettext("%(player)s named a card of %(set)s: not right.", p);
+        }
+        if (mine && d.verdict === "almost") return AC.gettext("You named the work “%(text)s”: almost right, +1. It is spelled “%(title)s”.", p);
         if (mine) {
           if (d.text === null) return AC.gettext("You passed on naming the work: it was “%(title)s”.", p);
           return d.correct ? AC.gettext("You named the work “%(text)s”: right, +1.", p) :
@@ -91,6 +98,7 @@
     }
 
     function update(s, index, me) {
+      index = AC.withCards(index, s);
       const game = s.game;
       const hand = s.match ? s.match.hand : 0;
       const log = game && game.log ? game.log : null;
@@ -132,7 +140,10 @@
       speak(lines);
     }
 
-    return { update: update, region: region };
+    /* Say one sentence now (a verdict beside the control the student used). */
+    function tell(text) { speak([text]); }
+
+    return { update: update, region: region, tell: tell };
   }
 
   /* Each cell of the players' and scores' tables gets its column's name (data-label): a narrow screen

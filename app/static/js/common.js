@@ -149,12 +149,42 @@ window.AC = (function () {
     return { deck: deck, cards: cards, sets: sets };
   }
 
-  /* A card's title; a card still waiting for this screen's player to name its work shows only its set. */
+  /* A recall table (app/services/recall.py) sends no works with its deck: each state names its cards by
+     tokens, with the set of each and the title only where this reader may know it. The index of a state:
+     the deck's, with the state's cards. */
+  function withCards(index, state) {
+    if (!index || !state || !state.cards) return index;
+    const cards = Object.assign({}, index.cards);
+    Object.keys(state.cards).forEach(function (token) {
+      cards[token] = Object.assign({ id: token }, state.cards[token]);
+    });
+    return Object.assign({}, index, { cards: cards, recall: true });
+  }
+  function recall(index) { return !!(index && (index.recall || index.deck.recall)); }
+
+  /* A card's title; a card still waiting for this screen's player to name its work, or one this reader
+     may not know, shows only its set. */
   function cardTitle(index, id, hide) {
     const card = index.cards[id];
     if (!card) return id;
-    if (hide && hide.has(id)) return gettext("a card of %(set)s", { set: setName(index, card.set) });
+    if ((hide && hide.has(id)) || card.title === null || card.title === undefined) {
+      return gettext("a card of %(set)s", { set: setName(index, card.set) });
+    }
     return card.title;
+  }
+  function known(index, id) { const card = index.cards[id]; return !!card && card.title !== null && card.title !== undefined; }
+  function setOf(index, id) { const card = index.cards[id]; return card ? setName(index, card.set) : ""; }
+  /* The cards given in one ask: the titles this reader may know, "2 cards of Dickens" for the rest. */
+  function givenCards(index, ids, hide) {
+    const named = [], unknown = {};
+    ids.forEach(function (id) {
+      if (known(index, id) && !(hide && hide.has(id))) named.push(cardTitle(index, id));
+      else { const set = setOf(index, id); unknown[set] = (unknown[set] || 0) + 1; }
+    });
+    Object.keys(unknown).forEach(function (set) {
+      named.push(ngettext("%(num)d card of %(set)s", "%(num)d cards of %(set)s", unknown[set], { set: set }));
+    });
+    return named.join(", ");
   }
   function setName(index, id) { return index.sets[id] ? index.sets[id].name : id; }
 
@@ -166,7 +196,7 @@ window.AC = (function () {
         const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
         const who = { player: d.player, target: d.target, wanted: wanted };
         if (d.given && d.given.length) {
-          who.cards = d.given.map(function (c) { return cardTitle(index, c, hide); }).join(", ");
+          who.cards = givenCards(index, d.given, hide);
           return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
         }
         return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
@@ -185,7 +215,12 @@ window.AC = (function () {
         return d.dealt ? gettext("%(player)s laid down %(set)s from the deal.", laid) : gettext("%(player)s laid down %(set)s.", laid);
       }
       case "answer": {
-        const said = { player: d.player, text: d.text, title: d.title };
+        const said = { player: d.player, text: d.text, title: d.title, set: setOf(index, d.card) };
+        if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
+          if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", said);
+          return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", said) :
+            gettext("%(player)s named a card of %(set)s: not right.", said);
+        }
         if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
         return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
           gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
@@ -223,9 +258,22 @@ window.AC = (function () {
     return out;
   }
 
+  /* The works of a set, as this reader may know them (a recall table: the state's cards of the set). */
+  function setTitles(index, setId) {
+    const set = index.sets[setId];
+    if (set && set.cards.length) return set.cards.map(function (c) { return c.title; });
+    return Object.keys(index.cards).map(function (id) { return index.cards[id]; })
+      .filter(function (c) { return c.set === setId && c.title; }).map(function (c) { return c.title; }).sort();
+  }
+
+  /* Is the name-the-work bonus played at this table, and kept apart from the sets? */
+  function bonus(state) { return !!(state.options && (state.options.name_the_work || state.options.named_asks)); }
+  function bonusApart(state) { return bonus(state) && state.options.bonus_in_score === false; }
+
   /* The public part of a table: players, counts, sets down, scores, turn, last ask and answer, log. */
   function renderTable(container, state, index, options) {
     options = options || {};
+    index = withCards(index, state);
     clear(container);
     const game = state.game;
     if (!game) {
@@ -248,16 +296,16 @@ window.AC = (function () {
     container.append(turnLine);
 
     const table = el("table", { class: "players", id: "players" });
+    const bonusOn = bonus(state);
     const head = el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Cards") }),
-      el("th", { scope: "col", text: gettext("Sets down") }), el("th", { scope: "col", text: gettext("Bonus") }),
-      el("th", { scope: "col", text: gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
+      el("th", { scope: "col", text: gettext("Sets down") }), bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null,
+      el("th", { scope: "col", text: bonusApart(state) ? gettext("Sets") : gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
     table.append(el("thead", {}, head));
     const body = el("tbody");
     game.players.forEach(function (name, i) {
       const books = (game.books[name] || []).map(function (setId) {
         const set = index.sets[setId];
-        return el("span", { class: "book", title: set ? set.cards.map(function (c) { return c.title; }).join(", ") : setId },
-          setName(index, setId));
+        return el("span", { class: "book", title: set ? setTitles(index, setId).join(", ") : setId }, setName(index, setId));
       });
       const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
       const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
@@ -267,7 +315,7 @@ window.AC = (function () {
           options.you === name ? el("span", { class: "tag", text: gettext("you") }) : null),
         el("td", { class: "count", text: String(game.hand_counts[name]) }),
         el("td", { class: "books" }, books.length ? books : "—"),
-        el("td", { text: String(game.bonus[name] || 0) }),
+        bonusOn ? el("td", { class: "bonus", text: String(game.bonus[name] || 0) }) : null,
         el("td", { class: "score", text: String(game.scores[name]) }),
         el("td", { class: "total", text: String(sum[name] || 0) }));
       body.append(row);
@@ -304,8 +352,7 @@ window.AC = (function () {
         el("summary", { text: ngettext("Sets down (%(num)d)", "Sets down (%(num)d)", down.length) }),
         el("ul", { id: "sets-down" }, down.map(function (d) {
           const set = index.sets[d[0]];
-          return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ",
-            set ? set.cards.map(function (c) { return c.title; }).join(" · ") : "");
+          return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ", setTitles(index, d[0]).join(" · "));
         }))));
     }
     if (state.options.stock) {
@@ -338,14 +385,15 @@ window.AC = (function () {
     }
     container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: hand.number, names: hand.winners.join(", ") }) }));
     const table = el("table", { class: "final-scores", id: "final-scores" });
+    const bonusOn = bonus(state);
     table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
-      el("th", { scope: "col", text: gettext("Bonus") }), el("th", { scope: "col", text: gettext("Hand") }),
+      bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null, el("th", { scope: "col", text: gettext("Hand") }),
       el("th", { scope: "col", text: gettext("Match total") }))));
     const sum = totals(state);
     const body = el("tbody");
     hand.players.forEach(function (name) {
       body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
-        el("td", { text: String((hand.books[name] || []).length) }), el("td", { text: String(hand.bonus[name] || 0) }),
+        el("td", { text: String((hand.books[name] || []).length) }), bonusOn ? el("td", { text: String(hand.bonus[name] || 0) }) : null,
         el("td", { class: "score", text: String(hand.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
     });
     table.append(body);
@@ -363,5 +411,6 @@ window.AC = (function () {
   }
 
   return { gettext: gettext, ngettext: ngettext, fillNodes: fillNodes, format: format, lang: lang, el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
-    renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals };
+    renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals,
+    withCards: withCards, recall: recall, known: known, setOf: setOf, givenCards: givenCards, bonus: bonus, bonusApart: bonusApart };
 })();

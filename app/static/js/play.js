@@ -8,14 +8,19 @@
   const root = document.getElementById("play");
   if (!root) return;
   const apiUrl = root.dataset.api, movesUrl = root.dataset.movesUrl, deckUrl = root.dataset.deckUrl;
+  const hintUrl = root.dataset.hintUrl;
   const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
   const handoff = document.getElementById("handoff"), summary = document.getElementById("summary");
   const me = document.getElementById("me"), tableView = document.getElementById("table-view");
 
-  let index = null;          // the deck, by card and set
+  let deckIndex = null;      // the deck, by card and set (a recall table's: its sets only)
+  let index = null;          // the deck with the cards of the state on screen
   let active = null;         // the seat whose hand this screen may show (pass-and-play: after "I'm ...")
   let state = null;
-  let reveal = null;         // the last name-the-work answer of this screen: {title, correct, text}
+  let reveal = null;         // the verdict on this screen's last naming: {verdict, title, note, text, kind, at}
+  let misses = 0;            // typed asks that named no work of the author, in a row (a hint after two)
+  let hint = null;           // the hint shown for the current naming: {level, text, for}
+  const KEEP_MS = 3000;      // a verdict stays at least this long (or until dismissed)
   let seenHands = null;      // finished hands already summed up on this screen
   let sending = false;
   const announcer = AC.announcer(root);  // the live region: each move said for the seat on screen
@@ -98,19 +103,25 @@
       statusLine.textContent = "";
     }
     const focus = focusNow();
+    index = AC.withCards(deckIndex, s);
     drawSummary();
     drawMe();
     AC.renderTable(tableView, s, index, { you: you });
     AC.labelCells(tableView);
     AC.labelCells(summary);
     refocus(focus);
-    announcer.update(s, index, you);
+    announcer.update(s, deckIndex, you);
+    const box = document.getElementById("reveal");
+    if (box && reveal && !reveal.scrolled) {  // the verdict where the student looks, whatever the redraw
+      reveal.scrolled = true;
+      if (box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
+    }
   }
 
   /* ---- the keyboard: a redraw keeps the focus on the same control (by id, with the choices made in the
      forms, and the log or sets left open); a focus lost with its control (a move sent, a form gone) goes to
      what the screen now asks for, else rests on a heading near where it was. -------------------------- */
-  const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask-target", "#claim-set", "#pass button"];
+  const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask-work", "#ask-target", "#claim-set", "#pass button"];
   const RESTING = ["#summary h2", "#hand h2"];
 
   function shown(node) { return !!node && node.isConnected && node.getClientRects().length > 0; }
@@ -177,17 +188,54 @@
   }
 
   /* ---- this seat's part: the hand, the prompts, the moves ---------------------------------------- */
+  function keepReveal() { return !!reveal && (Date.now() - reveal.at < KEEP_MS); }
+
+  function revealBox() {
+    const r = reveal;
+    const title = el("b", { text: r.title || "" });
+    const year = r.note ? " (" + r.note + ")" : "";
+    let sentence, kind;
+    if (r.kind === "ask-missed") {
+      kind = "wrong";
+      sentence = AC.fillNodes(AC.gettext("%(target)s has no such card. Your turn is over."), { target: r.target });
+    } else if (r.hinted) {
+      kind = r.verdict === "wrong" ? "wrong" : "hinted";
+      sentence = AC.fillNodes(r.verdict === "wrong" ? AC.gettext("Not quite. The work was %(title)s%(year)s.") :
+        AC.gettext("Right, with a hint: %(title)s%(year)s. A hinted answer scores no bonus."), { title: title, year: year });
+    } else if (r.text === null) {
+      kind = "wrong";
+      sentence = AC.fillNodes(AC.gettext("Passed. The work was %(title)s%(year)s."), { title: title, year: year });
+    } else if (r.verdict === "right") {
+      kind = "right";
+      sentence = AC.fillNodes(AC.gettext("Right! %(title)s%(year)s. +1 bonus."), { title: title, year: year });
+    } else if (r.verdict === "almost") {
+      kind = "almost";
+      sentence = AC.fillNodes(AC.gettext("Almost! It is spelled %(title)s%(year)s. +1 bonus."), { title: title, year: year });
+    } else {
+      kind = "wrong";
+      sentence = AC.fillNodes(AC.gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
+    }
+    const label = { right: AC.gettext("Right"), almost: AC.gettext("Almost"), wrong: AC.gettext("Wrong"),
+      hinted: AC.gettext("Right with a hint") }[kind];
+    return el("div", { class: "reveal " + kind, id: "reveal" },
+      el("p", { class: "verdict" }, el("span", { class: "verdict-word", text: label }), " ", sentence),
+      el("button", { type: "button", id: "reveal-ok", onclick: function () {
+        reveal = null;
+        draw();
+      } }, AC.gettext("OK")));
+  }
+
+  function revealText(r) {
+    const box = document.createElement("div");
+    box.append(revealBox());
+    return box.querySelector(".verdict").textContent;
+  }
+
   function drawMe() {
     AC.clear(me);
     const s = state, game = s.game;
     if (!s.you || !game || !game.seat) return;
-    if (reveal) {
-      const sentence = reveal.correct ? AC.gettext("Right! The work was \u201c%(title)s\u201d.") :
-        reveal.text === null ? AC.gettext("Passed. The work was \u201c%(title)s\u201d.") :
-          AC.gettext("Not quite. The work was \u201c%(title)s\u201d.");
-      me.append(el("p", { class: "reveal " + (reveal.correct ? "right" : "wrong"), id: "reveal", role: "status" },
-        AC.fillNodes(sentence, { title: el("b", { text: reveal.title }) })));
-    }
+    if (reveal) me.append(revealBox());
     if (game.prompts && game.prompts.length) {
       me.append(promptForm(game));
       me.append(el("p", { class: "hint", text: AC.gettext("Your hand is hidden while you name the work.") }));
@@ -205,13 +253,17 @@
     const box = el("div", { class: "hand", id: "hand" });
     box.append(el("h2", { text: AC.ngettext("Your hand (%(num)d card)", "Your hand (%(num)d cards)", game.hand.length) }));
     const mine = new Set(game.hand);
+    const recall = AC.recall(index);
     index.deck.sets.forEach(function (set) {
-      const held = set.cards.filter(function (c) { return mine.has(c.id); });
+      const held = recall ? game.hand.map(function (id) { return index.cards[id]; }).filter(function (c) { return c && c.set === set.id; })
+        .sort(function (a, b) { return String(a.title).localeCompare(String(b.title)); }) :
+        set.cards.filter(function (c) { return mine.has(c.id); });
       if (!held.length) return;
-      const missing = set.cards.filter(function (c) { return !mine.has(c.id); });
+      // The works a student lacks are listed only where the teacher chose recognition (works listed).
+      const missing = recall ? [] : set.cards.filter(function (c) { return !mine.has(c.id); });
       box.append(el("div", { class: "hand-set", "data-set": set.id },
         el("h3", { text: set.name }),
-        el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: c.title }); })),
+        el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: AC.cardTitle(index, c.id) }); })),
         missing.length ? el("p", { class: "missing" }, AC.gettext("You lack: %(cards)s",
           { cards: missing.map(function (c) { return c.title; }).join(", ") })) : null));
     });
@@ -219,17 +271,55 @@
     return box;
   }
 
+  /* A hint, only when the student asks for one: each time a little more of the work (first letters and
+     the length of each word, then more letters). */
+  function hintControls(what) {
+    if (!state.options.hints) return [];
+    const shown = hint && hint.for === what.key ? hint : null;
+    const out = [];
+    if (shown) out.push(el("p", { class: "hint-text", id: "hint-text", "aria-live": "polite" },
+      AC.fillNodes(AC.gettext("Hint: %(cue)s"), { cue: el("code", { class: "cue", text: shown.text }) })));
+    if (what.offer) {
+      out.push(el("button", { type: "button", id: "hint-button", onclick: function () { askHint(what); } },
+        shown ? AC.gettext("Another hint") : AC.gettext("Get a hint")));
+    }
+    return out;
+  }
+
+  async function askHint(what) {
+    const level = hint && hint.for === what.key ? hint.level + 1 : 1;
+    try {
+      const body = Object.assign({ seat: state.you.position, level: level }, what.body);
+      const data = await AC.api("POST", hintUrl, body);
+      hint = { level: data.level, text: data.hint, for: what.key };
+      draw();
+      const input = document.getElementById(what.input);
+      if (input) input.focus();
+    } catch (error) {
+      showError(error.message);
+    }
+  }
+
   function promptForm(game) {
-    const card = index.cards[game.prompts[0]];
-    const input = el("input", { name: "answer", id: "answer", autocomplete: "off", required: true, maxlength: "200" });
+    const token = game.prompts[0];
+    const card = index.cards[token];
+    const input = el("input", { name: "answer", id: "answer", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+      required: true, maxlength: "200" });
     const form = el("form", { class: "prompt", id: "prompt" },
       el("h2", { text: AC.gettext("Name the work") }),
       el("p", {}, AC.fillNodes(AC.gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
         { set: el("b", { text: AC.setName(index, card.set) }) })),
       el("label", {}, AC.fillNodes(AC.gettext("Title %(field)s"), { field: input })),
-      el("button", { type: "submit", class: "primary" }, AC.gettext("Answer")),
-      el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, AC.gettext("Pass")));
-    form.addEventListener("submit", function (e) { e.preventDefault(); send({ answer: input.value }); });
+      hintControls({ key: "prompt:" + token, offer: true, body: {}, input: "answer" }),
+      el("div", { class: "buttons" },
+        el("button", { type: "submit", class: "primary" }, AC.gettext("Answer")),
+        el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, AC.gettext("Pass"))));
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const move = { answer: input.value };
+      if (hint && hint.for === "prompt:" + token) move.hint = hint.level;
+      send(move);
+    });
     return form;
   }
 
@@ -238,8 +328,9 @@
     const target = el("select", { name: "target", id: "ask-target" }, asks.targets.map(function (t) {
       return el("option", { value: t }, AC.ngettext("%(name)s (%(num)d card)", "%(name)s (%(num)d cards)", game.hand_counts[t], { name: t }));
     }));
-    let what;
-    if (asks.by === "set") {
+    const typed = asks.by !== "set" && AC.recall(index);
+    let what, work = null;
+    if (asks.by === "set" || typed) {
       what = el("select", { name: "set", id: "ask-set" }, asks.sets.map(function (id) {
         return el("option", { value: id }, AC.setName(index, id));
       }));
@@ -255,20 +346,49 @@
     // ("Set" is the deck format's word for a deck that says nothing: the sentence's own word reads better).
     const own = index.deck.set_label && index.deck.set_label !== "Set" ? index.deck.set_label : null;
     const label = index.deck.language === AC.lang && own ? own.toLowerCase() : null;
-    const wanted = AC.fillNodes(asks.by !== "set" ? AC.gettext("for the card %(choice)s") :
-      label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"), { label: label, choice: what });
-    const form = el("form", { class: "ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask") }),
-      el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
-      el("label", {}, wanted), " ",
-      el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
+    let form;
+    if (typed) {
+      // Under named asks the naming is the ask: an author from the hand, and the work typed from memory.
+      work = el("input", { name: "named", id: "ask-work", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+        required: true, maxlength: "200", value: askDraft.text || "" });
+      if (askDraft.set && asks.sets.indexOf(askDraft.set) >= 0) what.value = askDraft.set;
+      const key = "ask:" + what.value;
+      what.addEventListener("change", function () { misses = 0; askDraft.set = what.value; });
+      work.addEventListener("input", function () { askDraft.text = work.value; });
+      form = el("form", { class: "ask named-ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask for a work") }),
+        el("p", { class: "hint", text: AC.gettext("Choose an author you hold, then type one of their works you do not have, from memory.") }),
+        el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
+        el("label", {}, AC.fillNodes(label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"),
+          { label: label, choice: what })), " ",
+        el("label", { class: "work" }, AC.fillNodes(AC.gettext("the work %(field)s"), { field: work })),
+        askDraft.refusal ? el("p", { class: "refusal", id: "ask-refusal", role: "alert", text: askDraft.refusal }) : null,
+        hintControls({ key: key, offer: misses >= 2, body: { set: what.value }, input: "ask-work" }),
+        el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
+    } else {
+      const wanted = AC.fillNodes(asks.by !== "set" ? AC.gettext("for the card %(choice)s") :
+        label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"), { label: label, choice: what });
+      form = el("form", { class: "ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask") }),
+        el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
+        el("label", {}, wanted), " ",
+        el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
+    }
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       const move = { ask: target.value };
-      move[asks.by] = what.value;
+      if (typed) {
+        move.set = what.value;
+        move.named = work.value;
+        askDraft.set = what.value;
+        askDraft.text = work.value;
+        if (hint && hint.for === "ask:" + what.value) move.hint = hint.level;
+      } else {
+        move[asks.by] = what.value;
+      }
       send(move);
     });
     return form;
   }
+  const askDraft = { set: null, text: "", refusal: null };  // a typed ask, kept across redraws and refusals
 
   function claimForm(game) {
     const team = game.teams[game.team];
@@ -318,21 +438,44 @@
     showError("");
     try {
       const data = await AC.api("POST", movesUrl, { seat: state.you.position, version: state.version, move: move });
-      const answered = (data.result || []).find(function (e) { return e.type === "answer"; });
-      reveal = answered ? { title: answered.title, correct: answered.correct, text: answered.text } :
-        ("answer" in move ? reveal : null);
+      const events = data.result || [];
+      const answered = events.find(function (e) { return e.type === "answer"; });
+      const asked = events.find(function (e) { return e.type === "ask" && "named" in e; });
+      if (answered) {
+        reveal = { verdict: answered.verdict || (answered.correct ? "right" : "wrong"), title: answered.title, note: answered.note,
+          text: "hinted" in answered ? answered.hinted : answered.text, hinted: "hinted" in answered, at: Date.now() };
+      } else if (asked && "named" in move) {
+        reveal = asked.given && asked.given.length ?
+          { verdict: asked.verdict, title: asked.title, note: asked.note, text: move.named, hinted: "hinted" in asked, at: Date.now() } :
+          { kind: "ask-missed", target: move.ask, at: Date.now() };
+      } else if (!keepReveal()) {
+        reveal = null;
+      }
+      if ("named" in move) { askDraft.text = ""; askDraft.refusal = null; misses = 0; }
+      hint = null;
+      if (reveal && (answered || asked)) announcer.tell(revealText(reveal));
       poll.take(data.state, data.state_etag);  // the next poll is a 304 while nothing changes
       update(data.state);
     } catch (error) {
-      showError(error.message);
-      poll.now();
+      if (error.code === "not-a-work" && "named" in move) {
+        // No move was played: the sentence beside the form, the text kept, a hint offered after two misses.
+        misses += 1;
+        askDraft.refusal = error.message;
+        draw();
+        announcer.tell(error.message);
+        const input = document.getElementById("ask-work");
+        if (input) { input.focus(); input.select(); }
+      } else {
+        showError(error.message);
+        poll.now();
+      }
     } finally {
       sending = false;
     }
   }
 
   AC.api("GET", deckUrl).then(function (deck) {
-    index = AC.deckIndex(deck);
+    deckIndex = index = AC.deckIndex(deck);
     poll.start();
   }, function (error) { showError(error.message); });
 })();
