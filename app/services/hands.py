@@ -187,16 +187,18 @@ def hand_result(game: Game) -> dict[str, Any]:
 
 
 def standings(table: Table) -> list[dict[str, Any]]:
-    """Each seat's total over the finished hands of the match, best first."""
-    totals = {seat.name: 0 for seat in table.seats if seat.name}
+    """Each seat's total over the finished hands of the match, best first, under the seat's name now. A
+    finished hand keeps the names it was played with, so its scores are counted by seat: its players
+    are listed in seat order."""
+    totals = {seat.position: 0 for seat in table.seats if seat.name}
     for hand in table.hands:
         result = hand.result
         if result:
-            for name, score in result["scores"].items():
-                totals[name] = totals.get(name, 0) + score
-    order = {seat.name: seat.position for seat in table.seats}
-    return [{"name": name, "total": total}
-            for name, total in sorted(totals.items(), key=lambda kv: (-kv[1], order.get(kv[0], 99)))]
+            for position, name in enumerate(result["players"]):
+                totals[position] = totals.get(position, 0) + result["scores"].get(name, 0)
+    names = {seat.position: seat.name for seat in table.seats}
+    return [{"name": names.get(position), "total": total}
+            for position, total in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def match_over(table: Table) -> bool:
@@ -463,25 +465,14 @@ def rename_in_move(data: dict, old: str, new: str) -> dict:
     return data
 
 
-def rename_in_result(result: dict, old: str, new: str) -> dict:
-    result = dict(result)
-    result["dealer"] = _swap(result["dealer"], old, new)
-    result["players"] = [_swap(p, old, new) for p in result["players"]]
-    for key in ("scores", "bonus", "books"):
-        result[key] = {_swap(k, old, new): v for k, v in result[key].items()}
-    result["winners"] = [_swap(p, old, new) for p in result["winners"]]
-    if result.get("teams"):
-        result["teams"] = [[_swap(p, old, new) for p in team] for team in result["teams"]]
-    return result
-
-
 def rename_player(table: Table, old: str, new: str) -> None:
-    """Rewrite every hand of the table so `old` is called `new` (in the caller's transaction)."""
+    """Rewrite the hand being played so `old` is called `new` (in the caller's transaction). A finished
+    hand is never rewritten: its record and the reports keep the names it was played with."""
     for hand in table.hands:
+        if hand.result_json:
+            continue
         with lock(hand):
             hand.header_json = json.dumps(rename_in_header(hand.header, old, new), ensure_ascii=False)
-            if hand.result_json:
-                hand.result_json = json.dumps(rename_in_result(hand.result, old, new), ensure_ascii=False)
             for row in hand.moves:
                 row.data_json = json.dumps(rename_in_move(row.data, old, new), ensure_ascii=False)
             hand.revision += 1

@@ -281,10 +281,12 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
     if kind == "computer":
         bot = bot or "random"
         old = seat.name
-        if seat.kind != "computer":
+        if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
             taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
             seat.name = _computer_name(taken)
             seat.name_key = name_key(seat.name)
+        # During play a computer stands in under the student's name: the hand goes on as the same player,
+        # and its record says who sat there, not "Computer 3".
         seat.kind, seat.bot, seat.token_hash = "computer", bot, None
         table.next_bot_at = min(table.next_bot_at, time.time() + hands.setting("BOT_PACE_SECONDS"))
         if old and old != seat.name:
