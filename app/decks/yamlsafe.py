@@ -5,15 +5,15 @@ streaming scan before any tree is built, so no input can cost more than its size
 
 With libyaml (PyYAML's C parser, when PyYAML has it) one parse does both: the scan's checks are made
 on its events while the tree is built from them, some 30 times faster than the two passes of the pure
-Python parser (a built-in deck: 2 ms instead of 65 on a slow machine). It is used for text where the two
-are known to build the same tree: the same tags, values and start marks (a plain scalar's style, '' from libyaml,
-is made None as the Python parser has it). They differ on a few constructs no deck needs (`?` keys, and
-a `?` in flow text, which only libyaml takes; tags; tabs; empty values in flow mappings and nodes at an
-end of file with no line break, which libyaml marks elsewhere; NEL, LS, PS and lone CR line breaks; a
-BOM, which libyaml leaves out of its marks' index; a comment glued to a block scalar's header), so text
-with any of those, and any text either libyaml pass refuses, is read by the pure Python parser alone:
-every problem keeps its words and its place. tests/test_decks_yaml.py compares the two parsers on every
-deck and record and on random text.
+Python parser (a built-in deck: 2 ms instead of 65 on a slow machine). It is used for text where the
+two are known to build the same tree: the same tags, values and start marks (a plain scalar's style,
+'' from libyaml, is made None as the Python parser has it). They differ on a few constructs no deck
+needs (`?` keys, and a `?` in flow text, which only libyaml takes; tags; tabs; empty values in flow
+mappings and nodes at an end of file with no line break, which libyaml marks elsewhere; NEL, LS, PS
+and lone CR line breaks; a BOM, which libyaml leaves out of its marks' index; a comment glued to a
+block scalar's header), so text with any of those, and any text the libyaml reading refuses, is read
+by the pure Python parser alone: every problem keeps its words and its place. tests/test_decks_yaml.py
+compares the two parsers on every deck and record and on random text.
 """
 from __future__ import annotations
 
