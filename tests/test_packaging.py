@@ -121,6 +121,12 @@ def test_the_installed_command_lists_and_prints_the_built_in_decks(installed):
     with pdfplumber.open(BytesIO(pad)) as document:
         assert "Feuille de score" in document.pages[0].extract_text()
     assert not list(installed["cwd"].iterdir()), "printing to stdout leaves no file behind"
+    # the fonts come from the system (or AUTHORS_PRINT_FONT): without one, a sentence that says what to do
+    missing = subprocess.run([str(installed["authors"]), "print", "authors-1861", "-o", "-"], capture_output=True,
+                             text=True, cwd=installed["cwd"], timeout=60,
+                             env={**installed["env"], "AUTHORS_PRINT_FONT": str(installed["work"] / "none.ttf")})
+    assert missing.returncode == 1 and missing.stdout == "" and missing.stderr.count("\n") == 1, missing.stderr
+    assert "none.ttf" in missing.stderr and "fonts-dejavu-core" in missing.stderr
 
 
 def test_the_installed_app_serves_pages_in_every_language(installed):
