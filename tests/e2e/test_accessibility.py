@@ -96,7 +96,9 @@ def test_every_page_passes_axe(live_app, teacher, student, axe):
     axe_check.check(projector, "projector: end of a hand")
 
     # Name the work: a classic table with the bonus, played until a card waits to be named.
-    code = open_table(teacher, rules="classic", deck=deck_ref, options={"name_the_work": True})
+    # (works listed and prompts as before: this table's helper picks moves from the deck it is sent)
+    code = open_table(teacher, rules="classic", deck=deck_ref,
+                      options={"name_the_work": True, "named_asks": False, "works_listed": True})
     pupil = student()
     join(pupil, base, code, "Boris")
     call(teacher, "POST", f"/api/tables/{code}/start")
@@ -188,7 +190,9 @@ def test_a_whole_hand_by_keyboard_alone(live_app, teacher, student):
     """A student joins and plays a hand of the classic game with name-the-work using only the keyboard:
     the screen puts the focus on what it asks for when the turn comes, and the focus is always visible."""
     base = live_app.base_url
-    code = open_table(teacher, rules="classic", deck=studio_deck(live_app), options={"name_the_work": True})
+    code = open_table(teacher, rules="classic", deck=studio_deck(live_app),  # the works listed, as before
+                      options={"name_the_work": True, "named_asks": False, "works_listed": True,
+                               "answers": "exact", "bonus_in_score": True})
     page = student()
     page.goto(f"{base}/j/{code}")
     assert press(page, "Tab")["text"].strip() == "Skip to the content"

@@ -215,10 +215,8 @@
       kind = "wrong";
       sentence = AC.fillNodes(AC.gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
     }
-    const label = { right: AC.gettext("Right"), almost: AC.gettext("Almost"), wrong: AC.gettext("Wrong"),
-      hinted: AC.gettext("Right with a hint") }[kind];
-    return el("div", { class: "reveal " + kind, id: "reveal" },
-      el("p", { class: "verdict" }, el("span", { class: "verdict-word", text: label }), " ", sentence),
+    return el("div", { class: "reveal " + kind, id: "reveal", "data-verdict": kind },
+      el("p", { class: "verdict" }, sentence),
       el("button", { type: "button", id: "reveal-ok", onclick: function () {
         reveal = null;
         draw();
