@@ -241,11 +241,11 @@ class _RecordReader:
             deck_id = self.text(deck_node, "deck")
             try:
                 library = builtin_decks()
+                if deck_id not in library:
+                    raise self.fail(deck_node, f'unknown deck "{deck_id}"; known decks: {", ".join(sorted(library))}')
+                deck = library[deck_id]  # (the library reads a deck's file when it is first asked for)
             except DeckError as exc:
                 raise self.fail(deck_node, f"the deck library cannot be read: {exc.problems[0]}") from None
-            if deck_id not in library:
-                raise self.fail(deck_node, f'unknown deck "{deck_id}"; known decks: {", ".join(sorted(library))}')
-            deck = library[deck_id]
 
         players_node = top["players"][1]
         players = self.text_list(players_node, "players")
