@@ -51,6 +51,9 @@ def raw(client, method: str, url: str, text: str):
     {"seats": [{}, {}, {}], "options": {"stock": [True]}},
     {"seats": [{}, {}, {}], "options": {"deal_size": "\u00b2"}},
     {"seats": [{}, {}, {}], "name": {"x": 1}},
+    {"seats": [{}, {}, {}], "name": "Room\x0012"},      # PostgreSQL refuses a NUL in any text
+    {"seats": [{"kind": "human", "here": True, "name": "An\x00na"}, {}, {}]},
+    {"seats": [{}, {}, {}], "deck": "studio:\x00"},
 ])
 def test_a_new_table_of_the_wrong_shape_is_a_400_with_a_sentence(app, body):
     response = teacher_client(app).post("/api/tables", json=body)

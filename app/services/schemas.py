@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from flask_babel import gettext as _
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, ValidationError, \
-    WithJsonSchema, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, \
+    ValidationError, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..engine.bots import BOTS
@@ -74,7 +74,19 @@ def _typed(value: Any) -> Any:
     return " ".join(kept.split())
 
 
-Text = Annotated[str, BeforeValidator(_text), Field(max_length=MAX_TEXT)]
+def _printable(value: str) -> str:
+    """No control characters in a name or an id (PostgreSQL refuses a NUL in any text)."""
+    if any(unicodedata.category(ch) == "Cc" for ch in value):
+        raise PydanticCustomError("control_character", "a control character")
+    return value
+
+
+def plain(max_length: int) -> Any:
+    """Text of at most `max_length` characters with no control character in it."""
+    return Annotated[str, Field(max_length=max_length), AfterValidator(_printable)]
+
+
+Text = Annotated[str, BeforeValidator(_text), Field(max_length=MAX_TEXT), AfterValidator(_printable)]
 Typed = Annotated[str, BeforeValidator(_typed), Field(max_length=MAX_TEXT)]
 
 
@@ -90,7 +102,7 @@ Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
 Bot = Literal[tuple(BOTS)]  # type: ignore[valid-type]
 Language = Literal[tuple(LANGUAGES)]  # type: ignore[valid-type]
 OptionValue = Union[Annotated[bool, Field(strict=True)], Annotated[int, Field(strict=True)],
-                    Annotated[str, Field(max_length=80)], None]
+                    plain(80), None]
 
 
 class SeatSpec(Body):
@@ -99,7 +111,7 @@ class SeatSpec(Body):
     bot: Annotated[Bot | None, What(N_("the computer player"), N_(
         'unknown computer player "%(value)s"; choose one of %(choices)s'))] = Field(
         None, description="The computer player's strength (computer seats).")
-    name: Annotated[str | None, Field(max_length=80), What(N_("the name"))] = None
+    name: Annotated[plain(80) | None, What(N_("the name"))] = None
     here: Annotated[bool, Field(strict=True), What('"here"')] = Field(
         False, description="Played on this device (pass-and-play).")
 
@@ -128,7 +140,7 @@ Match = Annotated[Union[Annotated[HandsMatch, Tag("hands")], Annotated[TargetMat
 
 class NewTable(Body):
     """A table to open: POST /api/tables, and the new-table form."""
-    name: Annotated[str, Field(max_length=80), What(N_("a table's name"))] = ""
+    name: Annotated[plain(80), What(N_("a table's name"))] = ""
     rules: Annotated[Preset, What(N_("the rules"), N_('unknown rules "%(value)s"; choose one of %(choices)s'))] \
         = "standard"
     language: Annotated[Language | None, What('"language"', N_(
@@ -136,10 +148,10 @@ class NewTable(Body):
         WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})] = Field(
         None, description="The language the table plays in (its pages and messages), whatever the deck's; "
                           "absent or null: the teacher's interface language.")
-    deck: Annotated[str | None, Field(max_length=120), What('"deck"')] = Field(
+    deck: Annotated[plain(120) | None, What('"deck"')] = Field(
         None, description="A deck id of the library, or studio:<number> for a studio deck the teacher sees "
                           "(see /api/catalog); default: the rules' deck.")
-    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], What('"options"')] = Field(
+    options: Annotated[dict[plain(40), OptionValue], What('"options"')] = Field(
         default_factory=dict, description="Overrides of the preset's options (see /api/catalog).")
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS), What('"seats"')]
     match: Match = Field(default_factory=HandsMatch)
@@ -149,12 +161,12 @@ class NewTable(Body):
 # Seats and moves
 # ----------------------------------------------------------------------------------------------------
 class JoinRequest(Body):
-    name: Annotated[str, Field(max_length=80), What(N_("the name"))]
+    name: Annotated[plain(80), What(N_("the name"))]
 
 
 class SeatChange(Body):
     """PATCH a seat: rename its player, or put a computer player in it (or free a computer's seat)."""
-    name: Annotated[str | None, Field(max_length=80), What(N_("the name"))] = None
+    name: Annotated[plain(80) | None, What(N_("the name"))] = None
     kind: Annotated[Literal["human", "computer"] | None,
                     What('"kind"', N_('a seat\'s kind is "human" or "computer", not "%(value)s"'))] = None
     bot: Annotated[Bot | None, What(N_("the computer player"), N_(
@@ -303,6 +315,8 @@ def explain(model: type[Body], error: dict) -> str:
     elif kind == "string_too_long":
         sentence = _("%(what)s is text of at most %(max)d characters", what=name,
                      max=error.get("ctx", {}).get("max_length", MAX_TEXT))
+    elif kind == "control_character":
+        sentence = _("%(what)s contains a control character; type it again", what=name)
     elif kind in ("bool_type", "bool_parsing"):
         sentence = _("%(what)s is true or false", what=name)
     elif kind in ("dict_type", "model_type", "model_attributes_type"):
