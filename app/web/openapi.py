@@ -44,7 +44,7 @@ def _body(schema: dict, example: Any = None) -> dict:
 
 def request_schemas() -> dict[str, Any]:
     """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
-    models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest)
+    models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
     found = top["$defs"]
@@ -165,7 +165,20 @@ def openapi_document() -> dict[str, Any]:
                     "409": _error("Refused by the rules (the engine's code: `not-your-turn`, `set-not-held` "
                                   "...), a stale version, or the game not started/over."),
                     "422": _error("The Idempotency-Key was used for another request "
-                                  "(`idempotency-key-reused`).")}}},
+                                  "(`idempotency-key-reused`), or a typed ask ({\"ask\", \"set\", \"named\"}) "
+                                  "names no work of that set in this deck (`not-a-work`): no move is played.")}}},
+            "/api/tables/{code}/hint": {"post": {
+                "summary": "A hint for this seat's naming, only when asked for (option hints).",
+                "description": "The oldest work waiting to be named, or with `set` (typing a named ask) each work of "
+                               "that set the seat lacks, with the first `level` letters of each word shown and a _ "
+                               "for every other letter. A naming sent with `hint` scores no bonus.",
+                "parameters": [CODE],
+                "requestBody": _body({"$ref": "#/components/schemas/HintRequest"}, {"seat": 0, "level": 1}),
+                "responses": {"200": _json({"type": "object", "properties": {
+                    "level": {"type": "integer"}, "hint": {"type": "string"}}}),
+                    "400": BAD, "403": _error("Not this browser's seat (`not-your-seat`)."), "404": UNKNOWN,
+                    "409": _error("No hints at this table (`no-hints`), or nothing to name now "
+                                  "(`nothing-to-hint`).")}}},
             "/api/tables/{code}/hands": {"get": {
                 "summary": "The hands of the match, with results and record links once finished.",
                 "parameters": [CODE], "responses": {"200": _json({"type": "object"}), "404": UNKNOWN}}},

@@ -34,7 +34,7 @@ def test_a_russian_table_draws_its_play_screen_in_russian(live_app, new_page, te
     teacher.click("#start")
     anna.wait_for_selector("#players")
     headers = anna.locator("#players thead th").all_inner_texts()
-    assert headers == ["Игрок", "Карты", "Выложенные наборы", "Бонус", "Очки", "Матч"]
+    assert headers == ["Игрок", "Карты", "Выложенные наборы", "Очки", "Матч"]  # no bonus: no Bonus column
     anna.wait_for_selector("#ask-button")  # the first seat asks first
     assert anna.inner_text("#status") == "Раздача 1: ваш ход, Anna."
     assert anna.inner_text("#ask h2") == "Ваш ход: спросите"
