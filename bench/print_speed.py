@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from whole_process import timed  # (bench/ is on the path of a script run from it)
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -128,22 +127,6 @@ def child_bare(out: str) -> None:
             canvas.restoreState()
         canvas.showPage()
     canvas.save()
-
-
-def timed(commands: list[list[str]], runs: int, cwd: str) -> list[list[float]]:
-    """Seconds of each run of each command; the commands take turns, so a busy spell of the machine
-    weighs on all of them alike. One untimed run of each first (the disk cache, compiled .pyc files)."""
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    quiet = {"check": True, "cwd": cwd, "env": env, "stdout": subprocess.DEVNULL}
-    for command in commands:
-        subprocess.run(command, **quiet)
-    times: list[list[float]] = [[] for _ in commands]
-    for _ in range(runs):
-        for command, spent in zip(commands, times):
-            started = time.perf_counter()
-            subprocess.run(command, **quiet)
-            spent.append(time.perf_counter() - started)
-    return times
 
 
 def main() -> None:

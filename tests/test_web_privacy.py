@@ -14,7 +14,8 @@ import pytest
 from app.models import Table
 from app.services import hands
 
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
+from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, strings, \
+    teacher_client
 
 
 @pytest.fixture
@@ -23,18 +24,6 @@ def play_app(app):
 
 
 PUBLIC = None
-
-
-def strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 def card_ids_in(value) -> set[str]:

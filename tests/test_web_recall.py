@@ -15,25 +15,13 @@ from app.models import MoveRow, Table
 from app.services import hands
 from app.services.recall import cue
 
-from .web_support import deck_of, for_play, get_state, library_sets, open_table, seat_student, teacher_client, \
-    titles_of
+from .web_support import deck_of, for_play, get_state, library_sets, open_table, seat_student, strings, \
+    teacher_client, titles_of
 
 
 @pytest.fixture
 def play_app(app):
     return for_play(app)
-
-
-def strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 def truth(app, code, name):

@@ -184,3 +184,16 @@ def titles_of(app, code) -> dict[str, str]:
         out = {c.id: c.title for c in game.deck.cards}
         out.update({mask.token(c.id): c.title for c in game.deck.cards})
         return out
+
+
+def strings(value):
+    """Every text in a JSON value, keys included: what a leak test searches."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)

@@ -11,8 +11,10 @@ from app.services import hands
 DEADLINE = 40  # seconds for a whole hand
 
 
-def open_table_in_browser(page, base, seats, rules="standard", deck=""):
+def open_table_in_browser(page, base, seats, rules="standard", deck="", options=None):
     page.goto(f"{base}/tables/new")
+    for name, value in (options or {}).items():
+        page.select_option(f"#opt_{name}", value)
     page.select_option("#rules", rules)
     if deck:
         page.select_option("#deck", deck)

@@ -3,10 +3,10 @@ view; a named ask typed from memory; a work the author did not write gets the se
 hint, only when asked for. Screenshots go to /tmp (never committed)."""
 from __future__ import annotations
 
-import re
-
 from app.models import Table
 from app.services import hands
+
+from .test_browser import open_table_in_browser
 
 
 def _game(app, code):
@@ -16,26 +16,11 @@ def _game(app, code):
         return game
 
 
+SEATS = [("here", "Anna"), ("computer:random", ""), ("computer:random", "")]
+
+
 def _open(page, base, rules, options):
-    page.goto(f"{base}/tables/new")
-    for name, value in options.items():
-        page.select_option(f"#opt_{name}", value)
-    return open_table_in_browser_keep(page, base, rules)
-
-
-def open_table_in_browser_keep(page, base, rules):
-    page.select_option("#rules", rules)
-    page.select_option("#deck", "authors-1861")
-    seats = [("here", "Anna"), ("computer:random", ""), ("computer:random", "")]
-    for i in range(8):
-        kind, name = seats[i] if i < len(seats) else ("", "")
-        page.select_option(f"select[name=seat{i}]", kind)
-        if name:
-            page.fill(f"input[name=seat{i}_name]", name)
-    page.fill("input[name=match_value]", "1")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
-    return page.url.rsplit("/", 1)[1]
+    return open_table_in_browser(page, base, SEATS, rules=rules, deck="authors-1861", options=options)
 
 
 def _start(page, base, code):
