@@ -167,3 +167,131 @@ def test_periods_and_owners(play_app):
                                           (None, ""), (3, "3"), ("a=b", "a=b")])
 def test_csv_cells_that_start_a_formula_are_neutralised(value, shown):
     assert reports.safe_cell(value) == shown
+
+
+# ----------------------------------------------------------------------------------------------------
+# Recall tables: right / almost / right with a hint / wrong / passed, and named asks count as answers
+# ----------------------------------------------------------------------------------------------------
+def _truth(app, code, name):
+    from app.models import Table
+    from app.services import hands
+
+    with app.app_context():
+        game = hands.game_of(Table.query.filter_by(code=code).one().current_hand)
+        return (set(game.replay_state()["hands"][name]), list(game.prompts(name)),
+                {c.id: c.title for c in game.deck.cards}, {c.id: c.set_id for c in game.deck.cards})
+
+
+def _typo(title: str) -> str:
+    return title[:-1] + ("x" if title[-1] != "x" else "y")
+
+
+def recall_table(app, teacher, rules, options, roles):
+    """A recall table of three students (and a computer) played until each student has named in their
+    role: "almost" (a typo), "hint" (the right title after a hint), "wrong", "right". Returns the code
+    and each naming made (student, work, typed, verdict the move answered)."""
+    from .web_support import open_table
+
+    code = open_table(teacher, rules=rules, deck="authors-1861", options=options,
+                      seats=[{"kind": "human"}] * len(roles) + [{"kind": "computer"}])
+    students = {name: seat_student(app, code, name) for name in roles}
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    rng, made = random.Random(3), []
+    for _ in range(400):
+        public = get_state(teacher, code)
+        if public["status"] != "playing" or {m[0] for m in made if m[3] != "refused"} >= set(roles) and len(made) >= 6:
+            break
+        name = public["game"]["turn"]
+        client = students[name]
+        state = get_state(client, code)
+        held, prompts, titles, set_of = _truth(app, code, name)
+        role = roles[name]
+        if state["game"]["prompts"]:
+            title = titles[prompts[0]]
+            if role == "almost" and len(title) >= 8:
+                move = {"answer": _typo(title)}
+            elif role == "hint":
+                assert client.post(f"/api/tables/{code}/hint", json={"level": 1}).status_code == 200
+                move = {"answer": title, "hint": 1}
+            elif role == "wrong":
+                move = {"answer": "Moby-Dick"}
+            else:
+                move = {"answer": title}
+            work, typed = title, move["answer"]
+        elif state["game"]["asks"]["by"] == "card":
+            asks = state["game"]["asks"]
+            set_id = rng.choice(asks["sets"])
+            lacking = [c for c in titles if c not in held and set_of[c] == set_id]
+            title = rng.choice([titles[c] for c in lacking])
+            move = {"ask": rng.choice(asks["targets"]), "set": set_id, "named": title}
+            if role == "almost" and len(title) >= 8:
+                move["named"] = _typo(title)
+            elif role == "hint":
+                move["hint"] = 1
+            work, typed = title, move["named"]
+        else:
+            move, work = choose_move(state, deck_of(client, code), rng), None
+        response = client.post(f"/api/tables/{code}/moves", json={"move": move})
+        assert response.status_code == 200, response.get_json()
+        if work is not None:
+            event = response.get_json()["result"][0]
+            verdict = "hinted" if "hint" in move and event["verdict"] != "wrong" else event["verdict"]
+            made.append((name, work, typed, verdict))
+    return code, made
+
+
+RESULT_WORDS = {"right": "right", "almost": "almost", "hinted": "right with a hint", "wrong": "wrong"}
+
+
+def _csv_rows(teacher, path):
+    return list(csv.DictReader(io.StringIO(teacher.get(path).get_data(as_text=True).lstrip("\ufeff"))))
+
+
+def _check_report(teacher, code, made, kind):
+    rows = _csv_rows(teacher, f"/reports/answers.csv?table={code}")
+    assert [(r["student"], r["work"], r["typed"], r["result"], r["named in"]) for r in rows] == [
+        (name, work, typed, RESULT_WORDS[verdict], kind) for name, work, typed, verdict in made]
+    students = {r["student"]: r for r in _csv_rows(teacher, f"/reports/students.csv?table={code}")}
+    html = teacher.get(f"/reports/tables/{code}").get_data(as_text=True)
+    for name in {m[0] for m in made}:
+        mine = [m for m in made if m[0] == name]
+        count = {v: sum(1 for m in mine if m[3] == v) for v in ("right", "almost", "hinted", "wrong")}
+        line = students[name]
+        assert (int(line["answers"]), int(line["right"]), int(line["almost"]), int(line["hinted"]),
+                int(line["wrong"]), int(line["passed"])) == (len(mine), count["right"], count["almost"],
+                                                             count["hinted"], count["wrong"], 0), name
+        assert int(line["recalled"]) == count["right"] + count["almost"]
+        row = html.split(f'data-student="{name}">', 1)[1].split("</tr>", 1)[0]
+        assert f'data-count="almost">{count["almost"]}<' in row and f'data-count="hinted">{count["hinted"]}<' in row
+        assert f'data-count="recalled">{count["right"] + count["almost"]}/{len(mine)}' in row
+    answers = html.split('id="report-answers"', 1)[1]
+    for verdict, shown in RESULT_WORDS.items():
+        if any(m[3] == verdict for m in made):
+            assert f'data-verdict="{verdict}"' in answers and f"<td>{shown}</td>" in answers, verdict
+    for _name, _work, typed, _v in made:
+        assert typed in answers
+    if kind == "ask":
+        assert "named in the ask" in answers
+    return rows
+
+
+def test_a_recall_table_reports_almost_hinted_and_wrong_answers(play_app):
+    teacher = teacher_client(play_app)
+    code, made = recall_table(play_app, teacher, "standard", {"name_the_work": True, "hints": True},
+                              {"Anna": "almost", "Boris": "hint", "Cleo": "wrong"})
+    assert {m[3] for m in made} >= {"almost", "hinted", "wrong"}, made
+    _check_report(teacher, code, made, "answer")
+    with play_app.app_context():
+        report = reports.build(teacher_id_of(play_app), reports.period(None, None), table_code=code)
+    for work in report.decks[0].works.values():
+        mine = [m for m in made if m[1] == work.work]
+        assert (work.asked, work.recalled) == (len(mine), sum(1 for m in mine if m[3] in ("right", "almost")))
+
+
+def test_named_asks_are_reported_as_answers(play_app):
+    teacher = teacher_client(play_app)
+    code, made = recall_table(play_app, teacher, "classic", {"name_the_work": True, "hints": True},
+                              {"Anna": "almost", "Boris": "hint", "Cleo": "right"})
+    assert {m[3] for m in made} >= {"almost", "hinted", "right"}, made
+    rows = _check_report(teacher, code, made, "ask")
+    assert all(r["named in"] == "ask" for r in rows)

@@ -1,5 +1,7 @@
 """Class reports for a teacher: per table and per student, the sets won and every name-the-work answer
-(right or wrong, and what was typed) over a period; per deck, the works the class names least.
+(right, almost, right with a hint, wrong or passed, and what was typed; a named ask is an answer too)
+over a period, and how often each student and each work was recalled (right or almost); per deck, the
+works the class names least.
 
 Everything comes from the move log: each hand of the teacher's tables started in the period is
 replayed from its record header and its moves, and the engine's events say who won which set and who
@@ -85,7 +87,13 @@ class Answer:
     card_id: str
     work: str          # the card's title: the right answer
     typed: str | None  # what the student typed; None when they passed
-    correct: bool
+    correct: bool      # it was recalled: right or almost (a hinted answer is not)
+    verdict: str = ""  # right, almost, hinted (right with a hint), wrong or passed
+    kind: str = "answer"  # "answer" (a prompt) or "ask" (a named ask under the 1861 rules)
+
+    def __post_init__(self):
+        if not self.verdict:
+            self.verdict = "passed" if self.typed is None else ("right" if self.correct else "wrong")
 
 
 @dataclass
@@ -97,10 +105,27 @@ class StudentLine:
     answers: int = 0
     right: int = 0
     passed: int = 0
+    almost: int = 0
+    hinted: int = 0    # right with a hint
 
     @property
     def wrong(self) -> int:
-        return self.answers - self.right - self.passed
+        return self.answers - self.right - self.almost - self.hinted - self.passed
+
+    @property
+    def recalled(self) -> int:
+        return self.right + self.almost
+
+    @property
+    def rate(self) -> float:
+        return self.recalled / self.answers if self.answers else 0.0
+
+    def count(self, answer: "Answer") -> None:
+        self.answers += 1
+        self.right += answer.verdict == "right"
+        self.almost += answer.verdict == "almost"
+        self.hinted += answer.verdict == "hinted"
+        self.passed += answer.verdict == "passed"
 
 
 @dataclass
@@ -121,10 +146,17 @@ class WorkLine:
     set_name: str
     asked: int = 0
     right: int = 0
+    almost: int = 0
+    hinted: int = 0
+
+    @property
+    def recalled(self) -> int:
+        return self.right + self.almost
 
     @property
     def rate(self) -> float:
-        return self.right / self.asked if self.asked else 0.0
+        """How often it was recalled (right or almost) of the times it was asked."""
+        return self.recalled / self.asked if self.asked else 0.0
 
 
 @dataclass
@@ -191,20 +223,23 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
                                                      table.created_at))
         line.hands += 1
         for row in rows:
-            for event in game.apply(move_from_row(row.data)):
-                if event.kind != "answer":
+            stored = row.data
+            for event in game.apply(move_from_row(stored)):
+                answer = _answer_of(game, event, stored)
+                if answer is None:
                     continue
-                data = event.data
-                name = data["player"]
+                name, card_id, typed, verdict, kind = answer
                 if name in computers or (wanted and name.casefold() != wanted):
                     continue
-                card = game.deck.card(data["card"])
+                card = game.deck.card(card_id)
                 set_name = game.deck.set(card.set_id).name
                 work = deck_line.works.setdefault(card.id, WorkLine(card.title, set_name))
                 work.asked += 1
-                work.right += bool(data["correct"])
+                work.right += verdict == "right"
+                work.almost += verdict == "almost"
+                work.hinted += verdict == "hinted"
                 answers.append(Answer(row.played_at, table.code, table.name, deck_title, hand.number, name, set_name,
-                                      card.id, card.title, data["text"], bool(data["correct"])))
+                                      card.id, card.title, typed, verdict in ("right", "almost"), verdict, kind))
         books = game.public_view().books
         for name in game.players:
             if name in computers or (wanted and name.casefold() != wanted):
@@ -218,12 +253,36 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
     for answer in answers:
         for target in (by_code[answer.table].students[answer.student],
                        students[answer.student.casefold()]):
-            target.answers += 1
-            target.right += answer.correct
-            target.passed += answer.typed is None
+            target.count(answer)
     ordered_tables = sorted(tables.values(), key=lambda t: (-t.opened, t.code))
     return Report(when, ordered_tables, sorted(students.values(), key=lambda s: s.name.casefold()), answers,
                   sorted(decks.values(), key=lambda d: d.title.casefold()), cut)
+
+
+def _answer_of(game, event, stored: dict) -> tuple[str, str, str | None, str, str] | None:
+    """(player, card, typed, verdict, kind) when the event is a naming: an answer to a prompt, or a named
+    ask (one that carried `named`, or was played without it because the student took a hint: the move's
+    row keeps `hint` and what was typed, `hinted`). None otherwise."""
+    data = event.data
+    hint = stored.get("hint")
+    if event.kind == "answer":
+        kind, typed = "answer", data["text"]
+    elif event.kind == "ask" and "verdict" in data and data.get("card") and ("named" in stored or hint):
+        kind, typed = "ask", data["named"]
+    else:
+        return None
+    if hint:
+        typed = stored.get("hinted")
+        if typed is None:
+            verdict = "passed"
+        else:
+            verdict = "hinted" if game.grade(typed, data["card"]).scores else "wrong"
+    elif typed is None:
+        verdict = "passed"
+    else:
+        verdict = data["verdict"] if data.get("verdict") in ("right", "almost", "wrong") else (
+            "right" if data.get("correct") else "wrong")
+    return data["player"], data["card"], typed, verdict, kind
 
 
 def tables_by_code(tables: dict[int, TableLine]) -> dict[str, TableLine]:
@@ -240,7 +299,7 @@ def own_table(teacher_id: int, code: str) -> Table:
 
 # ----------------------------------------------------------------------------------------------------
 # CSV: for programs and spreadsheets, so in every interface language the same English column names and
-# results (right, wrong, passed), ISO dates (UTC) and plain numbers, never the page's localised ones.
+# results (right, almost, right with a hint, wrong, passed), ISO dates (UTC) and plain numbers, never the page's localised ones.
 # ----------------------------------------------------------------------------------------------------
 def safe_cell(value: Any) -> str:
     """A cell a spreadsheet shows as text: one starting with = + - @, or with anything a spreadsheet may
@@ -269,15 +328,20 @@ def _time(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
+RESULTS = {"right": "right", "almost": "almost", "hinted": "right with a hint", "wrong": "wrong", "passed": "passed"}
+
+
 def answers_csv(report: Report) -> str:
+    """Every answer; `named in` is "answer" (a prompt after a card came) or "ask" (named in the ask)."""
     return to_csv(["time (UTC)", "table", "table name", "deck", "hand", "student", "set", "work", "typed",
-                   "result"],
+                   "result", "named in"],
                   ([_time(a.time), a.table, a.table_name, a.deck, a.hand, a.student, a.set_name, a.work,
-                    a.typed if a.typed is not None else "", "passed" if a.typed is None else
-                    ("right" if a.correct else "wrong")] for a in report.answers))
+                    a.typed if a.typed is not None else "", RESULTS[a.verdict], a.kind] for a in report.answers))
 
 
 def students_csv(report: Report) -> str:
-    return to_csv(["student", "tables", "hands", "sets won", "answers", "right", "wrong", "passed"],
-                  ([s.name, " ".join(sorted(s.tables)), s.hands, s.sets_won, s.answers, s.right, s.wrong, s.passed]
-                   for s in report.students))
+    """`right` counts exact answers only; `recalled` is right + almost, `recalled %` of the answers."""
+    return to_csv(["student", "tables", "hands", "sets won", "answers", "right", "wrong", "passed", "almost",
+                   "hinted", "recalled", "recalled %"],
+                  ([s.name, " ".join(sorted(s.tables)), s.hands, s.sets_won, s.answers, s.right, s.wrong, s.passed,
+                    s.almost, s.hinted, s.recalled, round(100 * s.rate)] for s in report.students))
