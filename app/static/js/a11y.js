@@ -53,6 +53,7 @@
         p.set = AC.setOf(index, d.card);
         if (d.title === null || d.text === "") {  // a recall table: not this reader's work to know
           if (d.text === null) return AC.gettext("%(player)s passed on naming a card of %(set)s.", p);
+          if (d.verdict === "almost") return AC.gettext("%(player)s named a card of %(set)s: almost right, +1.", p);
           return d.correct ? AC.gettext("%(player)s named a card of %(set)s: right, +1.", p) :
             AC.gettext("%(player)s named a card of %(set)s: not right.", p);
         }
@@ -63,6 +64,7 @@
             AC.gettext("You named the work “%(text)s”: it was “%(title)s”.", p);
         }
         if (d.text === null) return AC.gettext("%(player)s passed on naming the work: it was “%(title)s”.", p);
+        if (d.verdict === "almost") return AC.gettext("%(player)s named the work “%(text)s”: almost right, +1. It is spelled “%(title)s”.", p);
         return d.correct ? AC.gettext("%(player)s named the work “%(text)s”: right, +1.", p) :
           AC.gettext("%(player)s named the work “%(text)s”: it was “%(title)s”.", p);
       case "claim":

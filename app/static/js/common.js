@@ -218,10 +218,14 @@ window.AC = (function () {
         const said = { player: d.player, text: d.text, title: d.title, set: setOf(index, d.card) };
         if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
           if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", said);
+          if (d.verdict === "almost") return gettext("%(player)s named a card of %(set)s: almost right, +1.", said);
           return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", said) :
             gettext("%(player)s named a card of %(set)s: not right.", said);
         }
         if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
+        if (d.verdict === "almost") {  // it scores, and the spelling is shown
+          return gettext("%(player)s named the work \u201c%(text)s\u201d: almost right, +1. It is spelled \u201c%(title)s\u201d.", said);
+        }
         return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
           gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
       }
