@@ -215,7 +215,11 @@
       kind = "wrong";
       sentence = AC.fillNodes(AC.gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
     }
-    return el("div", { class: "reveal " + kind, id: "reveal", "data-verdict": kind },
+    // It fades in once, when it first comes: every redraw (a poll, a computer's move) builds it again,
+    // and an animation started each time would blink the verdict out while the student reads it.
+    const fresh = !r.drawn;
+    r.drawn = true;
+    return el("div", { class: "reveal " + kind + (fresh ? " fresh" : ""), id: "reveal", "data-verdict": kind },
       el("p", { class: "verdict" }, sentence),
       el("button", { type: "button", id: "reveal-ok", onclick: function () {
         reveal = null;
@@ -225,7 +229,9 @@
 
   function revealText(r) {
     const box = document.createElement("div");
+    const drawn = r.drawn;
     box.append(revealBox());
+    r.drawn = drawn;  // (only a drawing on screen counts as its first)
     return box.querySelector(".verdict").textContent;
   }
 
