@@ -67,6 +67,9 @@ class Table(TableMixin, db.Model):
     created_at = db.Column(db.Float, nullable=False, default=_now)
     changed_at = db.Column(db.Float, nullable=False, default=_now)
     next_bot_at = db.Column(db.Float, nullable=False, default=0.0)     # a computer player may move from then
+    # The teacher's controls: a paused table takes no move (people's or computers'); a locked one no join.
+    paused = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    locked = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     version = db.Column(db.Integer, nullable=False, default=0)
 
     seats = db.relationship("Seat", order_by="Seat.position", back_populates="table", lazy="selectin",

@@ -315,6 +315,8 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None,
             raise Conflict(_("The game has not started yet; wait for the teacher to start it."), code="not-started")
         if table.status != "playing":
             raise Conflict(_("This match is over; no more moves can be made."), code="game-over")
+        if table.paused:
+            raise Conflict(_("The teacher has paused this table: wait until play goes on."), code="paused")
         hand = table.current_hand
         with lock(hand):
             game = game_of(hand)
@@ -391,7 +393,7 @@ def _turn(table: Table) -> str | None:
 
 def _bot_due(table: Table, now: float) -> Seat | None:
     """The computer player who may move now, if any."""
-    if table.status != "playing" or now < table.next_bot_at:
+    if table.status != "playing" or table.paused or now < table.next_bot_at:
         return None
     actor = _turn(table)
     seat = next((s for s in table.seats if s.name == actor), None) if actor else None

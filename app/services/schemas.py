@@ -179,6 +179,16 @@ class SeatChange(Body):
         return self
 
 
+class PauseRequest(Body):
+    """POST /api/tables/<code>/pause, and /api/tables/pause for every open table of the teacher."""
+    paused: Annotated[bool, Field(strict=True), What('"paused"')]
+
+
+class LockRequest(Body):
+    """POST /api/tables/<code>/lock."""
+    locked: Annotated[bool, Field(strict=True), What('"locked"')]
+
+
 class AskMove(Body):
     player: Text | None = None
     ask: Annotated[Text, What('"ask"')]

@@ -74,6 +74,8 @@ class TableSnapshot(TableMixin):
     changed_at: float
     next_bot_at: float
     version: int
+    paused: bool
+    locked: bool
     seats: list[SeatSnapshot] = field(default_factory=list)
     hands: list[HandSnapshot] = field(default_factory=list)
 

@@ -70,6 +70,7 @@ def summary(table: Table) -> dict[str, Any]:
     current = table.current_hand
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
+        "paused": bool(table.paused), "locked": bool(table.locked),
         "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},

@@ -220,6 +220,9 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
     table = locked(table)
     if table.status in ("finished", "closed"):
         raise Conflict(_("This table's match is over; ask your teacher for a new code."), code="table-closed")
+    if table.locked:
+        raise Conflict(_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
+                       code="table-locked")
     name = clean_seat_name(name)
     _check_name_free(table, name)
     seat = next((s for s in table.seats if s.vacant), None)
@@ -315,6 +318,36 @@ def start(table: Table) -> None:
     hands.deal(table, wait=hands.setting("BOT_PACE_SECONDS"))
     table.status = "playing"
     table.touch()
+    _commit()
+
+
+def set_paused(table: Table, paused: bool) -> None:
+    """Pause play (no move by anyone, computers included) or let it go on; every screen says which."""
+    table = locked(table)
+    if table.paused != paused:
+        table.paused = paused
+        if not paused:  # a computer waits its pace again, from now, so the class sees its move
+            table.next_bot_at = max(table.next_bot_at, time.time() + hands.setting("BOT_PACE_SECONDS"))
+        table.touch()
+    _commit()
+
+
+def pause_all(teacher_id: int, paused: bool) -> int:
+    """Pause (or resume) every open table of this teacher; returns how many changed."""
+    changed = 0
+    for table in open_tables(teacher_id):
+        if table.paused != paused:
+            set_paused(table, paused)
+            changed += 1
+    return changed
+
+
+def set_locked(table: Table, locked_: bool) -> None:
+    """Lock the table against new joins (students already seated keep their seats), or open it again."""
+    table = locked(table)
+    if table.locked != locked_:
+        table.locked = locked_
+        table.touch()
     _commit()
 
 

@@ -171,6 +171,32 @@ def start(code: str):
     return jsonify(_state(table))
 
 
+@bp.post("/tables/pause")
+@login_required
+def pause_all():
+    """Pause (or resume) every open table of this teacher: {"paused": true}."""
+    asked = schemas.parse(schemas.PauseRequest, json_body())
+    return jsonify(paused=asked.paused, changed=tables.pause_all(current_user.id, asked.paused))
+
+
+@bp.post("/tables/<code>/pause")
+def pause(code: str):
+    """Pause the table, or let play go on: {"paused": true|false} (teacher)."""
+    table = tables.find(code)
+    seating.require_teacher(table)
+    tables.set_paused(table, schemas.parse(schemas.PauseRequest, json_body()).paused)
+    return jsonify(_state(tables.find(code)))
+
+
+@bp.post("/tables/<code>/lock")
+def lock(code: str):
+    """Lock the table against new joins, or open it again: {"locked": true|false} (teacher)."""
+    table = tables.find(code)
+    seating.require_teacher(table)
+    tables.set_locked(table, schemas.parse(schemas.LockRequest, json_body()).locked)
+    return jsonify(_state(tables.find(code)))
+
+
 @bp.post("/tables/<code>/close")
 def close(code: str):
     table = tables.find(code)

@@ -44,7 +44,8 @@ def _body(schema: dict, example: Any = None) -> dict:
 
 def request_schemas() -> dict[str, Any]:
     """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
-    models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest)
+    models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest,
+              schemas.PauseRequest, schemas.LockRequest)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
     found = top["$defs"]
@@ -124,6 +125,23 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "Deal the first hand (teacher).", "parameters": [CODE],
                 "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
                               "409": _error("Already started, or a seat is still empty.")}}},
+            "/api/tables/pause": {"post": {
+                "summary": "Pause (or resume) every open table of the teacher logged in.",
+                "requestBody": _body({"$ref": "#/components/schemas/PauseRequest"}, {"paused": True}),
+                "responses": {"200": _json({"type": "object", "properties": {
+                    "paused": {"type": "boolean"}, "changed": {"type": "integer"}}}), "400": BAD, "401": LOGIN}}},
+            "/api/tables/{code}/pause": {"post": {
+                "summary": "Pause the table (no move by anyone, computer players included) or let play go on "
+                           "(teacher); every screen's state says `paused`.",
+                "parameters": [CODE],
+                "requestBody": _body({"$ref": "#/components/schemas/PauseRequest"}, {"paused": True}),
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN}}},
+            "/api/tables/{code}/lock": {"post": {
+                "summary": "Lock the table against new joins (seated students keep their seats), or open it "
+                           "again (teacher); a join is then a 409 `table-locked`.",
+                "parameters": [CODE],
+                "requestBody": _body({"$ref": "#/components/schemas/LockRequest"}, {"locked": True}),
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN}}},
             "/api/tables/{code}/close": {"post": {
                 "summary": "Close the table (teacher); it leaves the overview.", "parameters": [CODE],
                 "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN}}},
@@ -204,6 +222,8 @@ def openapi_document() -> dict[str, Any]:
                 "language": {"type": "string", "enum": list(LANGUAGES),
                              "description": "The table's language, chosen by its teacher."},
                 "version": {"type": "integer"}, "rules": {"type": "string"}, "options": {"type": "object"},
+                "paused": {"type": "boolean", "description": "The teacher paused play: no move is taken."},
+                "locked": {"type": "boolean", "description": "The teacher locked the table: no one new joins."},
                 "deck": {"type": "object"}, "match": {"type": "object"},
                 "seats": {"type": "array", "items": {"type": "object"}},
                 "you": {"type": ["object", "null"], "description": "The seat this state is for."},

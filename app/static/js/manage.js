@@ -9,6 +9,7 @@
   const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
   const seatsBody = document.querySelector("#seats tbody");
   const startButton = document.getElementById("start"), closeButton = document.getElementById("close");
+  const pauseButton = document.getElementById("pause"), lockButton = document.getElementById("lock");
   const playLink = document.getElementById("play-link");
   const handsBox = document.getElementById("hands-box"), handsList = document.getElementById("hands");
   let state = null;
@@ -38,8 +39,17 @@
         AC.gettext("Playing hand %(number)d.", { number: s.match.hand }),
       finished: AC.gettext("The match is over: %(names)s won.", { names: (s.match.winners || []).join(", ") }),
       closed: AC.gettext("This table is closed.") };
-    statusLine.textContent = labels[s.status] || s.status;
+    const notes = [];
+    if (s.paused) notes.push(AC.gettext("Paused: no one can move until you press Resume."));
+    if (s.locked) notes.push(AC.gettext("Locked: no one new can join."));
+    statusLine.textContent = [labels[s.status] || s.status].concat(notes).join(" ");
     startButton.hidden = s.status !== "lobby";
+    pauseButton.hidden = s.status !== "playing";
+    pauseButton.textContent = s.paused ? AC.gettext("Resume") : AC.gettext("Pause");
+    pauseButton.setAttribute("aria-pressed", String(!!s.paused));
+    lockButton.hidden = s.status === "finished" || s.status === "closed";
+    lockButton.textContent = s.locked ? AC.gettext("Unlock: let students join") : AC.gettext("Lock: no new joins");
+    lockButton.setAttribute("aria-pressed", String(!!s.locked));
     closeButton.hidden = s.status === "closed";
     playLink.hidden = !s.seats.some(function (seat) { return seat.here; });
     const totals = AC.totals(s);
@@ -84,6 +94,8 @@
   }
 
   startButton.addEventListener("click", function () { act("POST", api + "/start"); });
+  pauseButton.addEventListener("click", function () { act("POST", api + "/pause", { paused: !state.paused }); });
+  lockButton.addEventListener("click", function () { act("POST", api + "/lock", { locked: !state.locked }); });
   closeButton.addEventListener("click", function () {
     if (window.confirm(AC.gettext("Close this table? Students will no longer be able to play at it."))) act("POST", api + "/close");
   });

@@ -16,6 +16,7 @@
       s.status === "finished" ? AC.gettext("The match is over.") : s.status === "closed" ? AC.gettext("This table is closed.") :
         game && game.turn ? AC.gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
           AC.gettext("Hand %(number)d", { number: s.match.hand });
+    if (s.paused && s.status === "playing") statusLine.textContent = AC.gettext("Paused by the teacher.") + " " + statusLine.textContent;
     qr.hidden = s.status !== "lobby";
     AC.renderTable(view, s, index, { openLog: false, openSets: true, logLength: 12 });
     const finished = s.hands || [];
