@@ -95,6 +95,8 @@
       statusLine.textContent = AC.gettext("The match is over.");
     } else if (s.status === "closed") {
       statusLine.textContent = AC.gettext("The teacher has closed this table.");
+    } else if (s.paused) {
+      statusLine.textContent = AC.gettext("Paused by the teacher: wait, play goes on soon.");
     } else if (game && game.turn) {
       statusLine.textContent = you && game.to_act ?
         AC.gettext("Hand %(number)d: your turn, %(name)s.", { number: s.match.hand, name: you }) :
