@@ -303,3 +303,9 @@ def test_the_play_page_sends_a_stranger_to_the_join_form(play_app):
     response = stranger.get(f"/t/{code}/play")
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/j/{code}")
     assert teacher.get(f"/t/{code}/play").headers["Location"].endswith(f"/t/{code}")
+
+
+def test_the_form_says_the_bonus_and_recall_choices_in_words(play_app):
+    html = teacher_client(play_app).get("/tables/new").get_data(as_text=True)
+    assert "sets decide the winner; the bonus is counted apart" in html and "the bonus counts as a set" in html
+    assert "recall: every work is named from memory" in html and "recognition: the works are listed" in html

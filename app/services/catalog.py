@@ -93,6 +93,11 @@ CHOICE_LABELS = {
     "ask_by": {"set": N_("a whole set"), "card": N_("one named card")},
     "miss_passes_to": {"left": N_("the asker's left"), "asked": N_("the player asked")},
     "answers": {"exact": N_("spelled right"), "typos": N_("a typo forgiven")},
+    # true/false options whose two choices are worth saying in words on the form
+    "bonus_in_score": {"yes": N_("the bonus counts as a set"),
+                       "no": N_("sets decide the winner; the bonus is counted apart")},
+    "works_listed": {"yes": N_("recognition: the works are listed (young classes)"),
+                     "no": N_("recall: every work is named from memory")},
 }
 
 BOT_NAMES = {

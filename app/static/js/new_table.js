@@ -10,8 +10,8 @@
       const defaults = JSON.parse(row.dataset.defaults || "{}");
       const labels = JSON.parse(row.dataset.labels || "{}");  // a choice's words in the reader's language
       const value = defaults[rules.value];
-      const text = value === true ? AC.gettext("yes") : value === false ? AC.gettext("no") : value === null ? "—" :
-        labels[value] || String(value);
+      const text = value === true ? labels.yes || AC.gettext("yes") : value === false ? labels.no || AC.gettext("no") :
+        value === null ? "—" : labels[value] || String(value);
       row.querySelector(".default").textContent = AC.gettext("(the rules: %(value)s)", { value: text });
     });
   }
