@@ -197,6 +197,10 @@ window.AC = (function () {
         const who = { player: d.player, target: d.target, wanted: wanted };
         if (d.given && d.given.length) {
           who.cards = givenCards(index, d.given, hide);
+          if (d.bonus && d.verdict === "almost") {  // a named ask: the work typed from memory, one slip forgiven
+            return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named almost right, +1.", who);
+          }
+          if (d.bonus) return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named right, +1.", who);
           return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
         }
         return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
