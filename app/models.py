@@ -235,6 +235,18 @@ class DeckSnapshot(db.Model):
     created_at = db.Column(db.Float, nullable=False, default=_now)
 
 
+class HintGiven(db.Model):
+    """A hint the server gave a seat (app/services/recall.py), at the table's version it was asked at: the
+    seat's next naming (made at that same version: nobody else moves while a seat names) counts it
+    whether or not the browser says so."""
+    __tablename__ = "hints_given"
+
+    table_id = db.Column(db.Integer, primary_key=True)
+    version = db.Column(db.Integer, primary_key=True)
+    seat = db.Column(db.String(40), primary_key=True)
+    level = db.Column(db.Integer, nullable=False)
+
+
 class RateLimit(db.Model):
     """One key's attempts in its current window (app/services/ratelimit.py): shared by every process."""
     __tablename__ = "rate_limits"

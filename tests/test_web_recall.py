@@ -225,3 +225,26 @@ def test_hints_only_when_asked_and_a_hinted_answer_scores_nothing(play_app):
         asks = state["game"]["asks"]
         client.post(f"/api/tables/{code}/moves", json={"move": {"ask": asks["targets"][0], "set": asks["sets"][0]}})
     raise AssertionError("no prompt came")
+
+
+def test_a_hint_the_server_gave_counts_even_when_the_move_leaves_it_out(play_app):
+    code, teacher, students = open_recall_table(play_app, "standard", "authors-1861",
+                                                {"name_the_work": True, "hints": True})
+    for _ in range(300):
+        name = get_state(teacher, code)["game"]["turn"]
+        client = students[name]
+        state = get_state(client, code)
+        if state["game"]["prompts"]:
+            _h, prompts, titles, _n = truth(play_app, code, name)
+            client.post(f"/api/tables/{code}/hint", json={"level": 2})
+            bonus = state["game"]["bonus"][name]
+            response = client.post(f"/api/tables/{code}/moves", json={"move": {"answer": titles[prompts[0]]}})
+            assert response.get_json()["result"][0]["hinted"] == titles[prompts[0]]
+            assert get_state(client, code)["game"]["bonus"][name] == bonus  # the hint counted: no bonus
+            with play_app.app_context():
+                row = [r.data for r in MoveRow.query.all() if "answer" in r.data][-1]
+            assert row["answer"] is None and row["hint"] == 2
+            return
+        asks = state["game"]["asks"]
+        client.post(f"/api/tables/{code}/moves", json={"move": {"ask": asks["targets"][0], "set": asks["sets"][0]}})
+    raise AssertionError("no prompt came")

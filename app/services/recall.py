@@ -29,6 +29,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
 
 from ..engine.answers import Verdict, grade
 from ..engine.moves import Ask
@@ -245,13 +246,42 @@ def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str,
             raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
         prompts = game.prompts(seat_name)
         if prompts:
+            _remember_hint(table, seat_name, level)
             return {"level": level, "hint": cue(game.deck.card(prompts[0]).title, level)}
         view = game.view(seat_name)
         if set_id is None or view.asks is None or view.asks.ask_by != "card" or not game.deck.has_set(set_id):
             raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
         held = set(view.hand)
         lacking = sorted(c.title for c in game.deck.set(set_id).cards if c.id not in held)
+        _remember_hint(table, seat_name, level)
         return {"level": level, "hint": " · ".join(cue(title, level) for title in lacking)}
+
+
+def _remember_hint(table, seat_name: str, level: int) -> None:
+    """Keep the hint given (the most asked for at this version), so that it counts for the seat's next
+    naming even from a browser that leaves `hint` out of its move."""
+    from ..db import db
+    from ..models import HintGiven
+
+    HintGiven.query.filter(HintGiven.table_id == table.id, HintGiven.version < table.version).delete()  # spent
+    row = db.session.get(HintGiven, (table.id, table.version, seat_name))
+    if row is None:
+        db.session.add(HintGiven(table_id=table.id, version=table.version, seat=seat_name, level=level))
+    else:
+        row.level = max(row.level, level)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same hint asked twice at once: one row is enough
+        db.session.rollback()
+
+
+def hint_taken(table, seat_name: str) -> int:
+    """The most hints given to this seat at the table's version: the level its naming now counts."""
+    from ..db import db
+    from ..models import HintGiven
+
+    row = db.session.get(HintGiven, (table.id, table.version, seat_name))
+    return row.level if row is not None else 0
 
 
 def hinted(move, options: Options):

@@ -239,6 +239,10 @@ def move(code: str):
             raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
         raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
     options = state.table_options(table)
+    if options.hints and hasattr(sent.move, "hint"):
+        given = recall.hint_taken(table, seat.name)  # a hint the server gave counts, said or not
+        if given > (sent.move.hint or 0):
+            sent = sent.model_copy(update={"move": sent.move.model_copy(update={"hint": given})})
     played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table), options)
     extra = recall.hinted(sent.move, options)
     if extra:  # a hinted naming scores no bonus: played as a pass (an ask without its name), the row keeps it
