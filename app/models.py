@@ -70,6 +70,8 @@ class Table(TableMixin, db.Model):
     # The teacher's controls: a paused table takes no move (people's or computers'); a locked one no join.
     paused = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     locked = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    # Seconds between computer players' moves at this table (1-5, the teacher's choice); None: the app's.
+    pace_seconds = db.Column(db.Float, nullable=True)
     version = db.Column(db.Integer, nullable=False, default=0)
 
     seats = db.relationship("Seat", order_by="Seat.position", back_populates="table", lazy="selectin",

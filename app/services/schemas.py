@@ -52,6 +52,12 @@ def _whole(value: Any) -> Any:
     return value
 
 
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):  # (pydantic would read true as 1)
+        raise PydanticCustomError("float_type", "a number")
+    return value
+
+
 def _text(value: Any) -> Any:
     """Ids and names are text as written: `set: 9` and `set: "9"` are the same set (game-record.md)."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -155,6 +161,9 @@ class NewTable(Body):
         default_factory=dict, description="Overrides of the preset's options (see /api/catalog).")
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS), What('"seats"')]
     match: Match = Field(default_factory=HandsMatch)
+    pace: Annotated[float | None, Field(ge=1, le=5, allow_inf_nan=False), BeforeValidator(_not_bool),
+                    What(N_("the pace of the computer players"))] = Field(
+        None, description="Seconds between the computer players' moves, 1 to 5; default: the server's (2.5).")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -314,6 +323,8 @@ def explain(model: type[Body], error: dict) -> str:
         sentence = _('an ask names either a "set" or a "card"')
     elif kind == "seat_change":
         sentence = _('give a new "name", or a "kind" ("computer" with a "bot", or "human")')
+    elif kind in ("float_type", "float_parsing"):
+        sentence = _('%(what)s is a number, not "%(value)s"', what=name, value=value)
     elif kind in ("whole_number", "int_type", "int_parsing", "int_from_float", "finite_number"):
         sentence = _('%(what)s is a whole number, not "%(value)s"', what=name, value=value)
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and bounds[1] is not None:

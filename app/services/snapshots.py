@@ -76,6 +76,7 @@ class TableSnapshot(TableMixin):
     version: int
     paused: bool
     locked: bool
+    pace_seconds: float | None
     seats: list[SeatSnapshot] = field(default_factory=list)
     hands: list[HandSnapshot] = field(default_factory=list)
 

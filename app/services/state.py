@@ -70,7 +70,7 @@ def summary(table: Table) -> dict[str, Any]:
     current = table.current_hand
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
-        "paused": bool(table.paused), "locked": bool(table.locked),
+        "paused": bool(table.paused), "locked": bool(table.locked), "pace": hands.pace(table),
         "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},
@@ -156,7 +156,7 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
                 out["cards"] = mask.cards()
             actor = game.turn
         if table.status == "playing" and any(s.kind == "computer" and s.name == actor for s in table.seats):
-            pace = float(hands.setting("BOT_PACE_SECONDS"))
+            pace = hands.pace(table)
             poll = max(100, min(poll, int(pace * 1000) or 100))
     out["poll_ms"] = poll
     return out

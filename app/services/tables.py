@@ -198,7 +198,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
             break
     table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=spec.match.format,
-                  match_value=spec.match.value,
+                  match_value=spec.match.value, pace_seconds=spec.pace,
                   language=language, teacher_id=teacher_id, seats=seats)
     db.session.add(table)
     _commit(_("Could not open the table; try again."))
@@ -291,7 +291,7 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
         # During play a computer stands in under the student's name: the hand goes on as the same player,
         # and its record says who sat there, not "Computer 3".
         seat.kind, seat.bot, seat.token_hash = "computer", bot, None
-        table.next_bot_at = min(table.next_bot_at, time.time() + hands.setting("BOT_PACE_SECONDS"))
+        table.next_bot_at = min(table.next_bot_at, time.time() + hands.pace(table))
         if old and old != seat.name:
             hands.rename_player(table, old, seat.name)
     elif kind == "human":
@@ -315,7 +315,7 @@ def start(table: Table) -> None:
     if empty:
         raise Conflict(_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
                          "player in it.", position=empty[0]), code="seat-empty")
-    hands.deal(table, wait=hands.setting("BOT_PACE_SECONDS"))
+    hands.deal(table, wait=hands.pace(table))
     table.status = "playing"
     table.touch()
     _commit()
@@ -327,7 +327,7 @@ def set_paused(table: Table, paused: bool) -> None:
     if table.paused != paused:
         table.paused = paused
         if not paused:  # a computer waits its pace again, from now, so the class sees its move
-            table.next_bot_at = max(table.next_bot_at, time.time() + hands.setting("BOT_PACE_SECONDS"))
+            table.next_bot_at = max(table.next_bot_at, time.time() + hands.pace(table))
         table.touch()
     _commit()
 
