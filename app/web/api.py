@@ -162,10 +162,16 @@ def join(code: str):
     return response
 
 
-@bp.post("/tables/<code>/start")
-def start(code: str):
+def _managed(code: str):
+    """The table, for a change only the teacher who opened it may make."""
     table = tables.find(code)
     seating.require_teacher(table)
+    return table
+
+
+@bp.post("/tables/<code>/start")
+def start(code: str):
+    table = _managed(code)
     tables.start(table)
     hands.advance(table)
     return jsonify(_state(table))
@@ -182,8 +188,7 @@ def pause_all():
 @bp.post("/tables/<code>/pause")
 def pause(code: str):
     """Pause the table, or let play go on: {"paused": true|false} (teacher)."""
-    table = tables.find(code)
-    seating.require_teacher(table)
+    table = _managed(code)
     tables.set_paused(table, schemas.parse(schemas.PauseRequest, json_body()).paused)
     return jsonify(_state(tables.find(code)))
 
@@ -191,16 +196,14 @@ def pause(code: str):
 @bp.post("/tables/<code>/lock")
 def lock(code: str):
     """Lock the table against new joins, or open it again: {"locked": true|false} (teacher)."""
-    table = tables.find(code)
-    seating.require_teacher(table)
+    table = _managed(code)
     tables.set_locked(table, schemas.parse(schemas.LockRequest, json_body()).locked)
     return jsonify(_state(tables.find(code)))
 
 
 @bp.post("/tables/<code>/close")
 def close(code: str):
-    table = tables.find(code)
-    seating.require_teacher(table)
+    table = _managed(code)
     tables.close(table)
     return jsonify(_state(table))
 
@@ -208,8 +211,7 @@ def close(code: str):
 @bp.patch("/tables/<code>/seats/<position>")
 def change_seat(code: str, position: str):
     """Rename the player ({"name": ...}) or change who sits there ({"kind": "computer", "bot": ...})."""
-    table = tables.find(code)
-    seating.require_teacher(table)
+    table = _managed(code)
     change = schemas.parse(schemas.SeatChange, json_body())
     if change.kind is not None:
         tables.set_kind(table, position, change.kind, change.bot)
@@ -221,8 +223,7 @@ def change_seat(code: str, position: str):
 
 @bp.delete("/tables/<code>/seats/<position>")
 def remove_player(code: str, position: str):
-    table = tables.find(code)
-    seating.require_teacher(table)
+    table = _managed(code)
     tables.remove_player(table, position)
     return jsonify(_state(table))
 
