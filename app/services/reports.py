@@ -240,7 +240,11 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
                 work.hinted += verdict == "hinted"
                 answers.append(Answer(row.played_at, table.code, table.name, deck_title, hand.number, name, set_name,
                                       card.id, card.title, typed, verdict in ("right", "almost"), verdict, kind))
-        books = game.public_view().books
+        public = game.public_view()
+        books = {name: len(sets) for name, sets in public.books.items()}
+        if public.teams:  # a team game: each player is counted the sets of their team (the page says so)
+            books = {name: len(team_sets) for team, team_sets in zip(public.teams, public.team_books or ())
+                     for name in team}
         for name in game.players:
             if name in computers or (wanted and name.casefold() != wanted):
                 continue
@@ -248,7 +252,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
                            students.setdefault(name.casefold(), StudentLine(name))):
                 target.tables.add(table.code)
                 target.hands += 1
-                target.sets_won += len(books.get(name, ()))
+                target.sets_won += books.get(name, 0)
     by_code = tables_by_code(tables)
     for answer in answers:
         for target in (by_code[answer.table].students[answer.student],
