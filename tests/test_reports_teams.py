@@ -24,3 +24,18 @@ def test_a_literature_player_is_counted_the_sets_of_their_team(app):
     assert won == {"Anna": team_sets["Anna"], "Boris": team_sets["Boris"]}
     assert sum(team_sets.values()) > 0
     assert "each player is counted the sets their team won" in teacher.get("/reports/").get_data(as_text=True)
+
+
+def test_two_children_of_one_name_at_two_tables_are_two_rows(app):
+    for_play(app)
+    teacher = teacher_client(app)
+    for _ in range(2):
+        code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}])
+        fay = seat_student(app, code, "Fay")
+        teacher.post(f"/api/tables/{code}/start")
+        play_out(code, {"Fay": fay}, deck_of(teacher, code), random.Random(1))
+    rows = list(csv.DictReader(io.StringIO(teacher.get("/reports/students.csv").get_data(as_text=True)
+                                           .lstrip("\ufeff"))))
+    fays = [row for row in rows if row["student"] == "Fay"]
+    assert len(fays) == 2 and fays[0]["tables"] != fays[1]["tables"]
+    assert all(int(row["hands"]) == 1 for row in fays)

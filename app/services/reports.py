@@ -206,7 +206,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         studio_titles = {row.id: row.title for row in StudioDeck.query.filter(StudioDeck.id.in_(studio_ids)).all()}
 
     tables: dict[int, TableLine] = {}
-    students: dict[str, StudentLine] = {}
+    students: dict[tuple[str, str], StudentLine] = {}  # by name and table: two Fays at two tables are two children
     decks: dict[tuple, DeckLine] = {}
     answers: list[Answer] = []
     for hand in found:
@@ -249,18 +249,19 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
             if name in computers or (wanted and name.casefold() != wanted):
                 continue
             for target in (line.students.setdefault(name, StudentLine(name)),
-                           students.setdefault(name.casefold(), StudentLine(name))):
+                           students.setdefault((name.casefold(), table.code), StudentLine(name))):
                 target.tables.add(table.code)
                 target.hands += 1
                 target.sets_won += books.get(name, 0)
     by_code = tables_by_code(tables)
     for answer in answers:
         for target in (by_code[answer.table].students[answer.student],
-                       students[answer.student.casefold()]):
+                       students[(answer.student.casefold(), answer.table)]):
             target.count(answer)
     ordered_tables = sorted(tables.values(), key=lambda t: (-t.opened, t.code))
-    return Report(when, ordered_tables, sorted(students.values(), key=lambda s: s.name.casefold()), answers,
-                  sorted(decks.values(), key=lambda d: d.title.casefold()), cut)
+    ordered_students = sorted(students.values(), key=lambda s: (s.name.casefold(), sorted(s.tables)))
+    ordered_decks = sorted(decks.values(), key=lambda d: d.title.casefold())
+    return Report(when, ordered_tables, ordered_students, answers, ordered_decks, cut)
 
 
 def _answer_of(game, event, stored: dict) -> tuple[str, str, str | None, str, str] | None:
