@@ -1,7 +1,6 @@
 """Rules and options the records cannot show on their own: deals, variants, views, matches."""
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 

@@ -6,7 +6,7 @@ import io
 import random
 
 from .test_web_play import play_out
-from .web_support import deck_of, for_play, get_state, open_table, seat_student, teacher_client
+from .web_support import deck_of, for_play, open_table, seat_student, teacher_client
 
 
 def test_a_literature_player_is_counted_the_sets_of_their_team(app):

@@ -15,8 +15,7 @@ from app.models import MoveRow, Table
 from app.services import hands
 from app.services.recall import cue
 
-from .web_support import deck_of, for_play, get_state, library_sets, open_table, seat_student, strings, \
-    teacher_client, titles_of
+from .web_support import deck_of, for_play, get_state, library_sets, open_table, seat_student, teacher_client
 
 
 @pytest.fixture

@@ -293,15 +293,15 @@ def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: floa
     return row.version
 
 
-def play(table: TableSnapshot, seat, move: Move, expected_version: int | None,
-         key: str | None = None, fingerprint: str = "", extra: dict | None = None) -> tuple[list[dict], bool, TableSnapshot]:
+def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, key: str | None = None,
+         fingerprint: str = "", extra: dict | None = None) -> tuple[list[dict], bool, TableSnapshot]:
     """A person's move from their seat, in one write transaction that holds the table's lock, so moves
     from every process and thread are applied one after the other, each against the version it names.
 
     With an idempotency `key`, the move is stored with its answer: a retry with the same key gets that
     answer again and changes nothing. `extra`: keys the move's row keeps beside the move (a hint taken:
-    app/services/recall.py), which the game never reads. Returns the move's events as the seat saw them, whether they are
-    the stored answer to an earlier try, and the table as the move (and any computer players' moves
+    app/services/recall.py), which the game never reads. Returns the move's events as the seat saw them,
+    whether they are the stored answer to an earlier try, and the table as the move (and any computer players' moves
     after it) left it."""
     seat_id, seat_token, seat_name = seat.id, seat.token_hash, seat.name
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .a11y_support import Checker, axe_source
-from .test_recall_browser import _game, _open, _start
+from .test_recall_browser import _game, _open, _start, _until_a_prompt
 
 
 @pytest.fixture(scope="module")
@@ -19,16 +19,6 @@ def _settled(page):
     """The verdict's fade-in (once, .4 s) over: axe reads colours as they are drawn."""
     page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
     return page
-
-
-def _until_a_prompt(page):
-    for _ in range(60):
-        page.wait_for_selector("#answer, #ask-set", timeout=10_000)
-        if page.locator("#answer").count():
-            return
-        page.click("#ask-button")
-        page.wait_for_timeout(300)
-    raise AssertionError("no work to name came")
 
 
 def test_the_recall_play_screen_passes_axe_in_every_state(live_app, teacher_page, axe):

@@ -30,19 +30,23 @@ def _start(page, base, code):
     page.goto(f"{base}/t/{code}/play")
 
 
+def _until_a_prompt(page, moves: int = 60):
+    """Ask on (the first author, the first target) until a work is to be named."""
+    for _ in range(moves):
+        page.wait_for_selector("#answer, #ask-set", timeout=10_000)
+        if page.locator("#answer").count():
+            return
+        page.click("#ask-button")
+        page.wait_for_timeout(300)
+    raise AssertionError("no work to name came")
+
+
 def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_app, teacher_page):
     page = teacher_page()
     page.set_viewport_size({"width": 390, "height": 844})
     code = _open(page, live_app.base_url, "standard", {"name_the_work": "yes", "hints": "yes"})
     _start(page, live_app.base_url, code)
-    for _ in range(40):
-        page.wait_for_selector("#answer, #ask-set", timeout=10_000)
-        if page.locator("#answer").count():
-            break
-        page.click("#ask-button")
-        page.wait_for_timeout(300)
-    else:
-        raise AssertionError("no work to name came")
+    _until_a_prompt(page, moves=40)
     assert page.locator("#hint-text").count() == 0  # no hint unasked
     page.screenshot(path="/tmp/recall-prompt-390.png", full_page=True)
     page.click("#hint-button")
