@@ -1,19 +1,25 @@
 """The rules as data: one frozen dataclass of switches, and the presets as named instances.
 
-A house rule costs a field here and a branch in the game, never a subclass. Every field is
-documented in docs/rules.md; the names `ask_by`, `name_the_work`, `answers`, `named_asks` and
-`bonus_in_score` are fixed by the record spec.
+A house rule costs a field here and a branch in the game, never a subclass. Each field carries,
+beside its default, what the app says of it (`option`: a label, a help line, the words for its
+values), and has a row in docs/rules.md (tests/test_options_documented.py checks both). The names
+`ask_by`, `name_the_work`, `answers`, `named_asks` and `bonus_in_score` are fixed by the record spec.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Mapping, TypeVar
 
 from ..decks.errors import N_, Sentence
 from .answers import ANSWERS
 
 ASK_BY = ("set", "card")
 MISS_PASSES_TO = ("left", "asked")
+
+# The options that take one of a few named values, and those values.
+CHOICES: dict[str, tuple[str, ...]] = {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO, "answers": ANSWERS}
+
+T = TypeVar("T")
 
 
 class OptionsError(Sentence, ValueError):
@@ -22,41 +28,109 @@ class OptionsError(Sentence, ValueError):
 
 
 @dataclass(frozen=True)
+class OptionWords:
+    """What the app says of an option, in English marked for the catalogs (the web app translates it)."""
+    label: str                  # a short name, for the new-table form (beside the option's id)
+    help: str                   # one line: what the option does
+    choices: Mapping[Any, str]  # what a value means, where that is worth words ({"set": "a whole set"})
+
+
+def option(default: T, *, label: str, help: str, choices: Mapping[T, str] | None = None) -> T:
+    """A field of Options with its words beside its default (they live in the field's metadata)."""
+    return field(default=default, metadata={"words": OptionWords(label, help, dict(choices or {}))})
+
+
+@dataclass(frozen=True)
 class Options:
     # -- asking -------------------------------------------------------------------------------------
-    ask_by: str = "set"                 # "set": hand over every card of the set; "card": one named card
-    miss_passes_to: str = "left"        # a failed ask sends the turn to the asker's left, or to the asked
-    bluff_asks: bool = False            # asking for a card you hold yourself is allowed (it always fails)
+    ask_by: str = option(
+        "set", label=N_("Ask for"), help=N_("Ask for a whole set, or for one named card."),
+        choices={"set": N_("a whole set"), "card": N_("one named card")})
+    miss_passes_to: str = option(
+        "left", label=N_("After a miss, the turn goes to"),
+        help=N_("After a failed ask the turn goes to the asker's left, or to the player asked."),
+        choices={"left": N_("the asker's left"), "asked": N_("the player asked")})
+    bluff_asks: bool = option(
+        False, label=N_("Bluff asks"),
+        help=N_("A player may ask for a card they hold themselves (the ask always fails)."))
     # -- dealing and the stock ----------------------------------------------------------------------
-    stock: bool = False                 # deal part of the deck; a failed ask draws from the face-down rest
-    deal_size: int | None = None        # cards dealt to each player with a stock; None: 7 (2-3 players), else 5
-    lucky_draw_continues: bool = True   # drawing the card (set) asked for lets the asker go on
-    dealer_asks_first: bool = False     # Literature: the dealer asks first; otherwise the dealer's left
-    double_deck: bool = False           # two copies of the deck: copies of a work are one card (classic: 7-11)
+    stock: bool = option(
+        False, label=N_("Stock"), help=N_("Deal only part of the deck; a failed ask draws a card from the stock."))
+    deal_size: int | None = option(
+        None, label=N_("Cards dealt"),
+        help=N_("With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5)."))
+    lucky_draw_continues: bool = option(
+        True, label=N_("A lucky draw goes on"), help=N_("Drawing the very card or set asked for lets the asker go on."))
+    dealer_asks_first: bool = option(
+        False, label=N_("The dealer asks first"),
+        help=N_("The dealer asks first instead of the player at the dealer's left."))
+    double_deck: bool = option(  # copies of a work are one card; make_options makes the table 7-11
+        False, label=N_("Double deck"), help=N_("Play with two copies of the deck, for big tables (7 to 11 players)."))
     # -- players ------------------------------------------------------------------------------------
-    min_players: int = 3
-    max_players: int = 6
+    min_players: int = option(3, label=N_("Fewest players"), help=N_("The fewest players these rules allow."))
+    max_players: int = option(6, label=N_("Most players"), help=N_("The most players these rules allow."))
     # -- teams and claims (Literature) --------------------------------------------------------------
-    teams: bool = False                 # two teams seated alternately; asks go to opponents only
-    claims: bool = False                # sets are won by claims naming who holds each card
-    lay_down_complete: bool = True      # a set completed in one hand goes down at once (else: claim it)
-    claims_any_time: bool = False       # house rule: claim out of turn too
-    claiming_team_picks_next: bool = False  # house rule: after a claim the claimer may hand the turn on
-    high_sets_double: bool = False      # house rule: "high-..." sets score 2
-    announce_last_card: bool = False    # house rule: a hand down to one card is announced to the table
-    public_log: bool = True             # the full log of asks is public (Literature: last ask only)
-    equal_sets_required: bool = False   # the deck's sets must all be the same size
+    teams: bool = option(
+        False, label=N_("Teams"), help=N_("Two teams seated alternately; players ask only the other team."))
+    claims: bool = option(
+        False, label=N_("Claims"), help=N_("Sets are won by claims that name which teammate holds each card."))
+    lay_down_complete: bool = option(
+        True, label=N_("Complete sets go down"),
+        help=N_("A set completed in one hand goes down at once (otherwise it must be claimed)."))
+    claims_any_time: bool = option(
+        False, label=N_("Claims at any time"),
+        help=N_("House rule: a player may claim even when it is not their turn."))
+    claiming_team_picks_next: bool = option(
+        False, label=N_("The claimer picks who goes next"),
+        help=N_("House rule: after a claim the claimer may hand the turn to a teammate."))
+    high_sets_double: bool = option(
+        False, label=N_("High sets score double"),
+        help=N_("House rule: sets whose id starts with \"high-\" score two points."))
+    announce_last_card: bool = option(
+        False, label=N_("Announce the last card"),
+        help=N_("House rule: a player down to one card is announced to the table."))
+    public_log: bool = option(
+        True, label=N_("Public log"),
+        help=N_("Everyone may read the full log of asks (Literature: only the last ask is shown)."))
+    equal_sets_required: bool = option(
+        False, label=N_("Sets of one size"), help=N_("The deck's sets must all have the same number of cards."))
     # -- playing-card regroupings for Literature ----------------------------------------------------
-    removed_rank: str | None = None     # rebuild half-suits from the 52 cards without this rank
-    jokers: bool = False                # with removed_rank: the removed cards and two jokers form a ninth set
-    rank_sets: bool = False             # sets of the four cards of one rank instead of half-suits
+    removed_rank: str | None = option(
+        None, label=N_("Removed rank"),
+        help=N_("Literature with playing cards: the rank taken out to form half-suits (e.g. 8)."))
+    jokers: bool = option(
+        False, label=N_("Jokers"), help=N_("With a removed rank: its four cards and two jokers form a ninth set."))
+    rank_sets: bool = option(
+        False, label=N_("Sets by rank"),
+        help=N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."))
     # -- the classroom ------------------------------------------------------------------------------
-    name_the_work: bool = False         # a card received by an ask opens a prompt; a right answer scores 1
-    answers: str = "exact"              # "exact": the spec's forms only; "typos": also forgive a slip or two
-    named_asks: bool = False            # card asks carry the work named from memory; a right one scores 1
-    bonus_in_score: bool = True         # false: scores and winners count sets only (bonus kept apart)
-    works_listed: bool = False          # the app's screens list the works (recognition), else recall only
-    hints: bool = False                 # the app offers hints when asked; a hinted naming scores no bonus
+    name_the_work: bool = option(
+        False, label=N_("Naming the work"),
+        help=N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."))
+    answers: str = option(
+        "exact", label=N_("Answers"),
+        help=N_("How naming a work is graded: exactly (spaces, case, accents and a leading article aside), or "
+                "forgiving a slip of one or two letters."),
+        choices={"exact": N_("spelled right"), "typos": N_("a typo forgiven")})
+    named_asks: bool = option(
+        False, label=N_("Asks name the work"),
+        help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."))
+    # The two true/false options whose values are worth saying in words on the form.
+    bonus_in_score: bool = option(
+        True, label=N_("The bonus counts as a set"),
+        help=N_("The bonus counts as a set; otherwise sets decide the winner and the bonus is counted apart."),
+        choices={True: N_("the bonus counts as a set"),
+                 False: N_("sets decide the winner; the bonus is counted apart")})
+    works_listed: bool = option(
+        False, label=N_("Works listed on screen"),
+        help=N_("For young classes (recognition): the screens list the works, so a student names a work "
+                "by picking it. Otherwise (recall) a student names every work from memory."),
+        choices={True: N_("recognition: the works are listed (young classes)"),
+                 False: N_("recall: every work is named from memory")})
+    hints: bool = option(
+        False, label=N_("Hints"),
+        help=N_("A student who is stuck may ask for a hint (first letters and the length of each word, then "
+                "more letters); a hinted answer scores no bonus."))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,6 +141,8 @@ class Options:
 
 
 OPTION_NAMES = tuple(f.name for f in fields(Options))
+# An option declared without option() has no words: tests/test_options_documented.py says which.
+OPTION_WORDS: dict[str, OptionWords] = {f.name: f.metadata["words"] for f in fields(Options) if "words" in f.metadata}
 
 PRESETS: dict[str, Options] = {
     # Authors with an ordinary deck: ask for a rank, no stock, a miss passes left [seeds 000-002].
@@ -79,6 +155,14 @@ PRESETS: dict[str, Options] = {
     "literature": Options(ask_by="card", miss_passes_to="asked", teams=True, claims=True,
                           lay_down_complete=False, dealer_asks_first=True, public_log=False,
                           equal_sets_required=True, min_players=6, max_players=8),
+}
+
+# Each preset in a line, marked for the catalogs (the new-table page, the API).
+PRESET_HELP = {
+    "standard": N_("Authors with any deck: ask a player for a whole set; a miss passes the turn to the left."),
+    "classic": N_("Authors as in 1861: ask for one named card; two to six players."),
+    "go-fish": N_("Go Fish: part of the deck is dealt, a miss draws from the stock."),
+    "literature": N_("Literature: two teams of three or four, ask for single cards, claim half-suits."),
 }
 
 DEFAULT_DECKS = {"standard": "standard-52", "classic": "authors-1861", "go-fish": "standard-52",
@@ -128,7 +212,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
 
 
 def _check(options: Options) -> None:
-    for name, choices in (("ask_by", ASK_BY), ("miss_passes_to", MISS_PASSES_TO), ("answers", ANSWERS)):
+    for name, choices in CHOICES.items():
         if getattr(options, name) not in choices:
             raise OptionsError(N_('option "%(name)s" is "%(first)s" or "%(second)s", not "%(value)s"'), name=name,
                                first=choices[0], second=choices[1], value=getattr(options, name))

@@ -8,7 +8,7 @@ from pydantic.json_schema import models_json_schema
 from ..engine.options import OPTION_NAMES
 from ..i18n import LANGUAGES
 from ..services import schemas
-from ..services.catalog import OPTION_HELP
+from ..services.catalog import option_words
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 STATE = {"$ref": "#/components/schemas/TableState"}
@@ -50,7 +50,7 @@ def request_schemas() -> dict[str, Any]:
                                 ref_template="#/components/schemas/{model}")
     found = top["$defs"]
     options = found["NewTable"]["properties"]["options"]
-    options["properties"] = {name: {"description": OPTION_HELP.get(name, "")} for name in OPTION_NAMES}
+    options["properties"] = {name: {"description": option_words(name).help} for name in OPTION_NAMES}
     return found
 
 

@@ -13,7 +13,7 @@ from ..engine.options import OPTION_NAMES, PRESETS
 from ..i18n import current_language, preset_title
 from ..lan import only_this_computer
 from ..services import tables as table_service
-from ..services.catalog import BOT_NAMES, CHOICE_LABELS, catalog, option_kind
+from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
 from ..services.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
@@ -76,7 +76,7 @@ def _presets_defaults(name: str) -> str:
 
 def _choice_labels(name: str) -> str:
     """An option's choices as the reader reads them ({"set": "a whole set", ...}), for the form's script."""
-    return json.dumps({value: _(label) for value, label in CHOICE_LABELS.get(name, {}).items()}, ensure_ascii=False)
+    return json.dumps({value: _(label) for value, label in (choice_labels(name) or {}).items()}, ensure_ascii=False)
 
 
 def _preset_titles() -> dict[str, str]:
