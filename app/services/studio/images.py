@@ -1,0 +1,105 @@
+"""Images of a set or a card: PNG or JPEG, size-checked, re-encoded with Pillow, and saved with the deck
+that names them (this host's copies of them are kept by .uploads)."""
+from __future__ import annotations
+
+import io
+import secrets
+
+import yaml
+from flask_babel import gettext as _
+
+from ...decks import Deck, slugify
+from ...decks.dump import deck_to_dict
+from ...models import StudioDeck
+from ..errors import BadRequest
+from .finding import deck_of
+from .storing import save_text
+from .uploads import keep_image
+
+IMAGE_MAX_BYTES = 1024 * 1024
+IMAGE_MAX_PIXELS = 30_000_000  # refused before decoding: no decompression bombs
+IMAGE_MAX_SIDE = 1600          # larger images are scaled down (a poker card at 300 dpi is 750 x 1050)
+
+
+def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, str]:
+    """The image re-encoded (metadata dropped, scaled down when huge) and its suffix; BadRequest when
+    it is not a PNG or JPEG, too large, or unreadable."""
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    if not data:
+        raise BadRequest(_("Choose an image file (PNG or JPEG) to upload."), code="no-file")
+    if len(data) > max_bytes:
+        raise BadRequest(_("The image is %(size)d KiB; an image may be at most %(most)d KiB.", size=len(data) // 1024,
+                           most=max_bytes // 1024),
+                         code="image-too-large")
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            kind = image.format
+            if kind not in ("PNG", "JPEG"):
+                raise BadRequest(_("This file is a %(kind)s image, not a PNG or JPEG.", kind=kind) if kind
+                                 else _("This file is not an image, not a PNG or JPEG."),
+                                 code="not-an-image")
+            width, height = image.size
+            if width * height > IMAGE_MAX_PIXELS or width < 1 or height < 1:
+                raise BadRequest(_("The image is %(width)d x %(height)d pixels; that is too many for a card "
+                                   "(at most 30 million).", width=width, height=height), code="image-too-large")
+            image.load()
+            image = ImageOps.exif_transpose(image)
+            if max(image.size) > IMAGE_MAX_SIDE:
+                image.thumbnail((IMAGE_MAX_SIDE, IMAGE_MAX_SIDE))
+            out = io.BytesIO()
+            if kind == "PNG":
+                if image.mode not in ("RGB", "RGBA", "L", "LA"):
+                    image = image.convert("RGBA")
+                image.save(out, "PNG")
+                return out.getvalue(), "png"
+            image.convert("RGB").save(out, "JPEG", quality=88)
+            return out.getvalue(), "jpg"
+    except BadRequest:
+        raise
+    except Image.DecompressionBombError:
+        raise BadRequest(_("The image has too many pixels for a card (at most 30 million)."),
+                         code="image-too-large") from None
+    except UnidentifiedImageError:
+        raise BadRequest(_("This file is not a PNG or JPEG image."), code="not-an-image") from None
+    except (OSError, ValueError, SyntaxError, EOFError):
+        raise BadRequest(_("This image is damaged and cannot be read; save it again as PNG or JPEG."),
+                         code="not-an-image") from None
+
+
+def _target(deck: Deck, target: str) -> tuple[str, str]:
+    kind, _colon, item = str(target).partition(":")
+    if kind == "set" and deck.has_set(item):
+        return kind, item
+    if kind == "card" and deck.has_card(item):
+        return kind, item
+    raise BadRequest(_("Choose a set or a card of this deck for the image."), code="unknown-target")
+
+
+def set_image(row: StudioDeck, target: str, data: bytes) -> StudioDeck:
+    deck = deck_of(row)
+    kind, item = _target(deck, target)
+    content, suffix = clean_image(data)
+    name = f"{kind}-{slugify(item)[:40] or 'x'}-{secrets.token_hex(4)}.{suffix}"
+    keep_image(row.id, f"images/{name}", content)  # committed with the deck that names it
+    return _with_image(row, deck, kind, item, f"images/{name}")
+
+
+def remove_image(row: StudioDeck, target: str) -> StudioDeck:
+    deck = deck_of(row)
+    kind, item = _target(deck, target)
+    return _with_image(row, deck, kind, item, None)
+
+
+def _with_image(row: StudioDeck, deck: Deck, kind: str, item: str, image: str | None) -> StudioDeck:
+    data = deck_to_dict(deck)
+    for card_set in data["sets"]:
+        places = [card_set] if kind == "set" and card_set["id"] == item else []
+        if kind == "card":
+            places = [c for c, original in zip(card_set["cards"], deck.set(card_set["id"]).cards) if original.id == item]
+        for place in places:
+            if image:
+                place["image"] = image
+            else:
+                place.pop("image", None)
+    return save_text(row, yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100))
