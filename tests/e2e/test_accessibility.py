@@ -283,14 +283,16 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
 
     # The sentences themselves, for a listener and for the whole table.
     says = page.evaluate("""async () => {
-      const index = AC.deckIndex(await AC.api("GET", document.getElementById("play").dataset.deckUrl));
+      const [{ api }, { deckIndex }, { say }] = await Promise.all(  // the page's modules: the scripts keep no globals
+        ["common", "deck", "a11y"].map(name => import(`/static/js/${name}.js`)));
+      const index = deckIndex(await api("GET", document.getElementById("play").dataset.deckUrl));
       const none = new Set();
       const ask = { type: "ask", player: "Boris", target: "Anna", set: "J", card: null, given: ["JS", "JH"] };
-      return [AC.say(ask, index, "Anna", none), AC.say(ask, index, "Boris", none), AC.say(ask, index, null, none),
-        AC.say({ type: "ask", player: "Anna", target: "Boris", set: "Q", card: null, given: [] }, index, "Anna", none),
-        AC.say({ type: "draw", player: "Anna", card: "7H", lucky: false }, index, "Anna", none),
-        AC.say({ type: "laid-down", player: "Boris", set: "K", dealt: true }, index, "Anna", none),
-        AC.say({ type: "pass", player: "Boris", to: "Anna" }, index, "Anna", none)];
+      return [say(ask, index, "Anna", none), say(ask, index, "Boris", none), say(ask, index, null, none),
+        say({ type: "ask", player: "Anna", target: "Boris", set: "Q", card: null, given: [] }, index, "Anna", none),
+        say({ type: "draw", player: "Anna", card: "7H", lucky: false }, index, "Anna", none),
+        say({ type: "laid-down", player: "Boris", set: "K", dealt: true }, index, "Anna", none),
+        say({ type: "pass", player: "Boris", to: "Anna" }, index, "Anna", none)];
     }""")
     assert says == ["Boris asked you for Jacks; you gave 2 cards: J♠ and J♥.",
                     "You asked Anna for Jacks and got 2 cards: J♠ and J♥.",
@@ -301,9 +303,11 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
                     "Boris handed the turn to you."]
     page.goto(page.url + "?lang=ru")  # in Russian, with its plural forms
     says = page.evaluate("""async () => {
-      const index = AC.deckIndex(await AC.api("GET", document.getElementById("play").dataset.deckUrl));
+      const [{ api }, { deckIndex }, { say }] = await Promise.all(  // the page's modules: the scripts keep no globals
+        ["common", "deck", "a11y"].map(name => import(`/static/js/${name}.js`)));
+      const index = deckIndex(await api("GET", document.getElementById("play").dataset.deckUrl));
       const ask = n => ({ type: "ask", player: "Борис", target: "Анна", set: "J", card: null, given: ["JS", "JH", "JD", "JC"].slice(0, n) });
-      return [1, 2].map(n => AC.say(ask(n), index, "Анна", new Set()));
+      return [1, 2].map(n => say(ask(n), index, "Анна", new Set()));
     }""")
     assert says == ["Борис попросил(а) у вас: Jacks; вы отдали 1 карту: J♠.",
                     "Борис попросил(а) у вас: Jacks; вы отдали 2 карты: J♠ и J♥."]

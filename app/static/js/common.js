@@ -1,424 +1,154 @@
-/* Shared by the table screens: DOM building, the JSON API, polling with ETag/304, and drawing the
-   public part of a table. Every text goes in with textContent: nothing from the server is parsed as HTML. */
-"use strict";
+/* Shared by every screen: the scripts' messages in the page's language, building the DOM, the JSON API, and
+   polling with ETag/304. Every text goes in with textContent: nothing from the server is parsed as HTML.
+   An ES module: the screens import what they use (deck.js, table.js and a11y.js build on it). */
 
-window.AC = (function () {
-  /* Translations: the page carries the scripts' messages in its language (app/i18n.py, a JSON data
-     block, so no inline script). gettext("Hello %(name)s", {name: "Anna"}); ngettext(one, many, n, {...})
-     picks the plural form the language needs with Intl.PluralRules, and fills %(num)d with n. */
-  const catalog = (function () {
-    const block = document.getElementById("script-catalog");
-    try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
-  })();
-  const lang = catalog.lang || document.documentElement.lang || "en";
-  const pluralRules = (window.Intl && Intl.PluralRules) ? new Intl.PluralRules(lang) : null;
-
-  function format(text, params) {
-    if (!params) return text;
-    return text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind) {
-      if (!(name in params)) return whole;
-      const value = params[name];
-      return kind === "d" && typeof value === "number" ? value.toLocaleString(lang) : String(value);
-    });
-  }
-
-  function gettext(message, params) {
-    const messages = catalog.messages || {};
-    return format(messages[message] || message, params);
-  }
-
-  function ngettext(singular, plural, n, params) {
-    const forms = (catalog.plurals || {})[singular];
-    let text = n === 1 ? singular : plural;
-    if (forms) {
-      const category = pluralRules ? pluralRules.select(n) : (n === 1 ? "one" : "other");
-      text = forms[category] || forms.other || forms.many || text;
-    }
-    return format(text, Object.assign({ num: n }, params || {}));
-  }
-
-  /* A translated sentence with elements in it: fillNodes(gettext("Turn: %(name)s"), {name: el("b", ...)})
-     gives the text around the fields and the elements themselves, in the order the language puts them
-     (gettext without fields gives the sentence as translated, its fields still in it). */
-  function fillNodes(text, params) {
-    const out = [];
-    let last = 0;
-    params = params || {};
-    text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind, offset) {
-      if (offset > last) out.push(text.slice(last, offset));
-      out.push(params[name] instanceof Node ? params[name] : format(whole, params));
-      last = offset + whole.length;
-      return whole;
-    });
-    if (last < text.length) out.push(text.slice(last));
-    return out;
-  }
-
-  function el(tag, attrs) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (value === true) node.setAttribute(key, "");
-      else node.setAttribute(key, value);
-    }
-    for (let i = 2; i < arguments.length; i++) {
-      append(node, arguments[i]);
-    }
-    return node;
-  }
-
-  function append(node, child) {
-    if (child === null || child === undefined || child === false) return;
-    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
-
-  /* The page's CSRF token (a <meta> tag of every page): sent with every call that changes something. */
-  function csrfToken() {
-    const meta = document.querySelector('meta[name="csrf-token"]');
-    return meta ? meta.getAttribute("content") : "";
-  }
-
-  async function api(method, url, body) {
-    const options = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
-    if (method !== "GET" && method !== "HEAD") options.headers["X-CSRFToken"] = csrfToken();
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.body = JSON.stringify(body);
-    }
-    const response = await fetch(url, options);
-    let data = null;
-    try { data = await response.json(); } catch (e) { data = null; }
-    if (!response.ok) {
-      const error = new Error(data && data.error ? data.error.message : response.statusText);
-      error.code = data && data.error ? data.error.code : null;
-      error.status = response.status;
-      throw error;
-    }
-    return data;
-  }
-
-  /* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
-  function poller(urlFor, onData, onError) {
-    let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000;
-    async function tick() {
-      if (busy) { again = true; return; }
-      busy = true;
-      if (timer) { clearTimeout(timer); timer = null; }
-      const url = urlFor();
-      if (url !== lastUrl) { etag = null; lastUrl = url; }
-      try {
-        const headers = { "Accept": "application/json" };
-        if (etag) headers["If-None-Match"] = etag;
-        const response = await fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" });
-        if (response.status === 200) {
-          etag = response.headers.get("ETag");
-          const data = await response.json();
-          if (data.poll_ms) delay = data.poll_ms;
-          onData(data);
-        } else if (response.status !== 304) {
-          let data = null;
-          try { data = await response.json(); } catch (e) { data = null; }
-          if (onError) onError(data && data.error ? data.error.message : response.statusText, response.status);
-        }
-      } catch (e) {
-        if (onError) onError(gettext("The connection dropped; trying again…"), 0);
-      }
-      busy = false;
-      if (again) { again = false; tick(); return; }
-      timer = setTimeout(tick, delay);
-    }
-    return {
-      start: tick,
-      now: function () { etag = null; tick(); },
-      take: function (data, tag) { if (data.poll_ms) delay = data.poll_ms; etag = tag || null; },
-    };
-  }
-
-  function deckIndex(deck) {
-    const cards = {}, sets = {};
-    deck.sets.forEach(function (s) {
-      sets[s.id] = s;
-      s.cards.forEach(function (c) { cards[c.id] = Object.assign({ set: s.id }, c); });
-    });
-    return { deck: deck, cards: cards, sets: sets };
-  }
-
-  /* A recall table (app/services/recall.py) sends no works with its deck: each state names its cards by
-     tokens, with the set of each and the title only where this reader may know it. The index of a state:
-     the deck's, with the state's cards. */
-  function withCards(index, state) {
-    if (!index || !state || !state.cards) return index;
-    const cards = Object.assign({}, index.cards);
-    Object.keys(state.cards).forEach(function (token) {
-      cards[token] = Object.assign({ id: token }, state.cards[token]);
-    });
-    return Object.assign({}, index, { cards: cards, recall: true });
-  }
-  function recall(index) { return !!(index && (index.recall || index.deck.recall)); }
-
-  /* A card's title; a card still waiting for this screen's player to name its work, or one this reader
-     may not know, shows only its set. */
-  function cardTitle(index, id, hide) {
-    const card = index.cards[id];
-    if (!card) return id;
-    if ((hide && hide.has(id)) || card.title === null || card.title === undefined) {
-      return gettext("a card of %(set)s", { set: setName(index, card.set) });
-    }
-    return card.title;
-  }
-  function known(index, id) { const card = index.cards[id]; return !!card && card.title !== null && card.title !== undefined; }
-  function setOf(index, id) { const card = index.cards[id]; return card ? setName(index, card.set) : ""; }
-  /* The cards given in one ask: the titles this reader may know, "2 cards of Dickens" for the rest. */
-  function givenCards(index, ids, hide) {
-    const named = [], unknown = {};
-    ids.forEach(function (id) {
-      if (known(index, id) && !(hide && hide.has(id))) named.push(cardTitle(index, id));
-      else { const set = setOf(index, id); unknown[set] = (unknown[set] || 0) + 1; }
-    });
-    Object.keys(unknown).forEach(function (set) {
-      named.push(ngettext("%(num)d card of %(set)s", "%(num)d cards of %(set)s", unknown[set], { set: set }));
-    });
-    return named.join(", ");
-  }
-  function setName(index, id) { return index.sets[id] ? index.sets[id].name : id; }
-
-  /* One line of the log, as a person would say it. */
-  function describe(event, index, hide) {
-    const d = event;
-    switch (event.type) {
-      case "ask": {
-        const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
-        const who = { player: d.player, target: d.target, wanted: wanted };
-        if (d.given && d.given.length) {
-          who.cards = givenCards(index, d.given, hide);
-          if (d.bonus && d.verdict === "almost") {  // a named ask: the work typed from memory, one slip forgiven
-            return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named almost right, +1.", who);
-          }
-          if (d.bonus) return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named right, +1.", who);
-          return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
-        }
-        return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
-      }
-      case "draw": {
-        if (!d.card) {
-          return d.lucky ? gettext("%(player)s drew a card from the stock, the one asked for.", { player: d.player }) :
-            gettext("%(player)s drew a card from the stock.", { player: d.player });
-        }
-        const drawn = { player: d.player, card: cardTitle(index, d.card, hide) };
-        return d.lucky ? gettext("%(player)s drew %(card)s from the stock, the one asked for.", drawn) :
-          gettext("%(player)s drew %(card)s from the stock.", drawn);
-      }
-      case "laid-down": {
-        const laid = { player: d.player, set: setName(index, d.set) };
-        return d.dealt ? gettext("%(player)s laid down %(set)s from the deal.", laid) : gettext("%(player)s laid down %(set)s.", laid);
-      }
-      case "answer": {
-        const said = { player: d.player, text: d.text, title: d.title, set: setOf(index, d.card) };
-        if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
-          if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", said);
-          if (d.verdict === "almost") return gettext("%(player)s named a card of %(set)s: almost right, +1.", said);
-          return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", said) :
-            gettext("%(player)s named a card of %(set)s: not right.", said);
-        }
-        if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
-        if (d.verdict === "almost") {  // it scores, and the spelling is shown
-          return gettext("%(player)s named the work \u201c%(text)s\u201d: almost right, +1. It is spelled \u201c%(title)s\u201d.", said);
-        }
-        return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
-          gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
-      }
-      case "claim": {
-        const claimed = { player: d.player, set: setName(index, d.set), outcome: d.outcome };
-        if (d.outcome === "correct") return gettext("%(player)s claimed %(set)s: correct, the set is won.", claimed);
-        if (d.outcome === "opponents") {
-          return gettext("%(player)s claimed %(set)s: an opponent held a card, the set goes to the other team.", claimed);
-        }
-        if (d.outcome === "cancelled") return gettext("%(player)s claimed %(set)s: wrong holders, the set is cancelled.", claimed);
-        return gettext("%(player)s claimed %(set)s: %(outcome)s.", claimed);
-      }
-      case "pass":
-        return gettext("%(player)s handed the turn to %(to)s.", { player: d.player, to: d.to });
-      case "last-card":
-        return gettext("%(player)s has one card left.", { player: d.player });
-      default:
-        return event.type;
-    }
-  }
-
-  function seatLabel(state, name) {
-    const seat = state.seats.find(function (s) { return s.name === name; });
-    if (!seat) return name;
-    let label = name;
-    if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
-    if (seat.vacant && state.status !== "lobby") label = gettext("%(name)s (away)", { name: label });
-    return label;
-  }
-
-  function totals(state) {
-    const out = {};
-    (state.standings || []).forEach(function (row) { out[row.name] = row.total; });
-    return out;
-  }
-
-  /* The works of a set, as this reader may know them (a recall table: the state's cards of the set). */
-  function setTitles(index, setId) {
-    const set = index.sets[setId];
-    if (set && set.cards.length) return set.cards.map(function (c) { return c.title; });
-    return Object.keys(index.cards).map(function (id) { return index.cards[id]; })
-      .filter(function (c) { return c.set === setId && c.title; }).map(function (c) { return c.title; }).sort();
-  }
-
-  /* Is the name-the-work bonus played at this table, and kept apart from the sets? */
-  function bonus(state) { return !!(state.options && (state.options.name_the_work || state.options.named_asks)); }
-  function bonusApart(state) { return bonus(state) && state.options.bonus_in_score === false; }
-
-  /* The public part of a table: players, counts, sets down, scores, turn, last ask and answer, log. */
-  function renderTable(container, state, index, options) {
-    options = options || {};
-    index = withCards(index, state);
-    clear(container);
-    const game = state.game;
-    if (!game) {
-      container.append(el("h2", { text: gettext("Players") }));
-      const list = el("ul", { class: "lobby-seats", id: "lobby-seats" });
-      state.seats.forEach(function (seat) {
-        list.append(el("li", { class: seat.name ? "taken" : "free" },
-          seat.name ? seatLabel(state, seat.name) : gettext("a free seat")));
-      });
-      container.append(list);
-      return;
-    }
-    const sum = totals(state);
-    const turnLine = el("p", { class: "turn", id: "turn" });
-    if (game.turn) {
-      turnLine.append.apply(turnLine, fillNodes(gettext("Turn: %(name)s"), { name: el("b", { text: game.turn }) }));
-    } else {
-      turnLine.append(game.finished ? gettext("The hand is over.") : gettext("Waiting."));
-    }
-    container.append(turnLine);
-
-    const table = el("table", { class: "players", id: "players" });
-    const bonusOn = bonus(state);
-    const head = el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Cards") }),
-      el("th", { scope: "col", text: gettext("Sets down") }), bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null,
-      el("th", { scope: "col", text: bonusApart(state) ? gettext("Sets") : gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
-    table.append(el("thead", {}, head));
-    const body = el("tbody");
-    game.players.forEach(function (name, i) {
-      const books = (game.books[name] || []).map(function (setId) {
-        const set = index.sets[setId];
-        return el("span", { class: "book", title: set ? setTitles(index, setId).join(", ") : setId }, setName(index, setId));
-      });
-      const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
-      const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
-        el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: gettext("dealer") }) : null,
-          team ? el("span", { class: "tag", text: gettext("team %(team)s", { team: team }) }) : null,
-          name === game.turn ? el("span", { class: "tag turn-tag", text: gettext("to play") }) : null,
-          options.you === name ? el("span", { class: "tag", text: gettext("you") }) : null),
-        el("td", { class: "count", text: String(game.hand_counts[name]) }),
-        el("td", { class: "books" }, books.length ? books : "—"),
-        bonusOn ? el("td", { class: "bonus", text: String(game.bonus[name] || 0) }) : null,
-        el("td", { class: "score", text: String(game.scores[name]) }),
-        el("td", { class: "total", text: String(sum[name] || 0) }));
-      body.append(row);
-    });
-    table.append(body);
-    container.append(table);
-
-    if (game.teams) {
-      const teams = el("p", { class: "teams" });
-      game.teams.forEach(function (members, t) {
-        const books = (game.team_books[t] || []).map(function (s) { return setName(index, s); });
-        const sets = books.join(", ") || gettext("no sets yet");
-        teams.append(el("span", { class: "team" }, gettext("Team %(team)s (%(members)s): %(score)s — %(sets)s", {
-          team: "AB"[t], members: members.join(", "), score: game.team_scores[t], sets: sets })));
-      });
-      if (game.cancelled.length) {
-        teams.append(el("span", { class: "team" }, gettext("Cancelled: %(sets)s",
-          { sets: game.cancelled.map(function (s) { return setName(index, s); }).join(", ") })));
-      }
-      container.append(teams);
-    }
-    const down = [];
-    game.players.forEach(function (name) {
-      (game.books[name] || []).forEach(function (setId) { down.push([setId, name]); });
-    });
-    if (game.team_books) {
-      const named = new Set(down.map(function (d) { return d[0]; }));
-      game.team_books.forEach(function (books, t) {
-        books.forEach(function (setId) { if (!named.has(setId)) down.push([setId, gettext("team %(team)s", { team: "AB"[t] })]); });
-      });
-    }
-    if (down.length) {
-      container.append(el("details", { class: "sets-down", open: options.openSets || false },
-        el("summary", { text: ngettext("Sets down (%(num)d)", "Sets down (%(num)d)", down.length) }),
-        el("ul", { id: "sets-down" }, down.map(function (d) {
-          const set = index.sets[d[0]];
-          return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ", setTitles(index, d[0]).join(" · "));
-        }))));
-    }
-    if (state.options.stock) {
-      container.append(el("p", { class: "stock", text: ngettext("Stock: %(num)d card", "Stock: %(num)d cards", game.stock) }));
-    }
-    const last = el("div", { class: "last", id: "last" });
-    const hide = new Set(game.prompts || []);
-    if (game.last_ask) last.append(el("p", { class: "last-ask", text: gettext("Last ask: %(event)s", { event: describe(game.last_ask, index, hide) }) }));
-    if (state.last_answer) last.append(el("p", { class: "last-answer", text: gettext("Last answer: %(event)s", { event: describe(state.last_answer, index) }) }));
-    container.append(last);
-
-    if (game.log) {
-      const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0" });
-      game.log.slice().reverse().slice(0, options.logLength || 200).forEach(function (event) {
-        log.append(el("li", { text: describe(event, index, hide) }));
-      });
-      container.append(el("details", { class: "log-box", open: options.openLog || false },
-        el("summary", { text: gettext("Log of the hand") }), log));
-    }
-  }
-
-  /* End of a hand, and of the match. */
-  function renderSummary(container, state, hand) {
-    clear(container);
-    const matchOver = state.match.finished;
-    container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: hand.number }) }));
-    if (matchOver) {
-      container.append(el("p", { class: "winners", id: "match-winners", text: ngettext("Winner: %(names)s", "Winners: %(names)s",
-        state.match.winners.length, { names: state.match.winners.join(", ") }) }));
-    }
-    container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: hand.number, names: hand.winners.join(", ") }) }));
-    const table = el("table", { class: "final-scores", id: "final-scores" });
-    const bonusOn = bonus(state);
-    table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
-      bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null, el("th", { scope: "col", text: gettext("Hand") }),
-      el("th", { scope: "col", text: gettext("Match total") }))));
-    const sum = totals(state);
-    const body = el("tbody");
-    hand.players.forEach(function (name) {
-      body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
-        el("td", { text: String((hand.books[name] || []).length) }), bonusOn ? el("td", { text: String(hand.bonus[name] || 0) }) : null,
-        el("td", { class: "score", text: String(hand.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
-    });
-    table.append(body);
-    container.append(table);
-    if (hand.teams) {
-      container.append(el("p", { text: hand.teams.map(function (m, t) {
-        return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: hand.team_scores[t] });
-      }).join(" · ") }));
-    }
-    if (matchOver && state.hands.length > 1) {
-      const standings = el("ol", { class: "standings" });
-      state.standings.forEach(function (row) { standings.append(el("li", { text: row.name + ": " + row.total })); });
-      container.append(el("h3", { text: gettext("Standings") }), standings);
-    }
-  }
-
-  return { gettext: gettext, ngettext: ngettext, fillNodes: fillNodes, format: format, lang: lang, el: el, clear: clear, api: api, csrfToken: csrfToken, poller: poller, deckIndex: deckIndex, describe: describe,
-    renderTable: renderTable, renderSummary: renderSummary, cardTitle: cardTitle, setName: setName, totals: totals,
-    withCards: withCards, recall: recall, known: known, setOf: setOf, givenCards: givenCards, bonus: bonus, bonusApart: bonusApart };
+/* Translations: the page carries the scripts' messages in its language (app/i18n.py, a JSON data block,
+   <script type="application/json" id="script-catalog">, so no inline script; module scripts run after the
+   page is parsed, so the block is there). gettext("Hello %(name)s", {name: "Anna"}); ngettext(one, many, n,
+   {...}) picks the plural form the language needs with Intl.PluralRules, and fills %(num)d with n. */
+const catalog = (function () {
+  const block = document.getElementById("script-catalog");
+  try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
 })();
+export const lang = catalog.lang || document.documentElement.lang || "en";
+const pluralRules = (window.Intl && Intl.PluralRules) ? new Intl.PluralRules(lang) : null;
+
+export function format(text, params) {
+  if (!params) return text;
+  return text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind) {
+    if (!(name in params)) return whole;
+    const value = params[name];
+    return kind === "d" && typeof value === "number" ? value.toLocaleString(lang) : String(value);
+  });
+}
+
+export function gettext(message, params) {
+  const messages = catalog.messages || {};
+  return format(messages[message] || message, params);
+}
+
+export function ngettext(singular, plural, n, params) {
+  const forms = (catalog.plurals || {})[singular];
+  let text = n === 1 ? singular : plural;
+  if (forms) {
+    const category = pluralRules ? pluralRules.select(n) : (n === 1 ? "one" : "other");
+    text = forms[category] || forms.other || forms.many || text;
+  }
+  return format(text, Object.assign({ num: n }, params || {}));
+}
+
+/* "A, B and C" in the page's language. */
+export function list(items) {
+  if (window.Intl && Intl.ListFormat) return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
+  return items.join(", ");
+}
+
+/* A translated sentence with elements in it: fillNodes(gettext("Turn: %(name)s"), {name: el("b", ...)})
+   gives the text around the fields and the elements themselves, in the order the language puts them
+   (gettext without fields gives the sentence as translated, its fields still in it). */
+export function fillNodes(text, params) {
+  const out = [];
+  let last = 0;
+  params = params || {};
+  text.replace(/%\((\w+)\)([sd])/g, function (whole, name, kind, offset) {
+    if (offset > last) out.push(text.slice(last, offset));
+    out.push(params[name] instanceof Node ? params[name] : format(whole, params));
+    last = offset + whole.length;
+    return whole;
+  });
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
+
+export function el(tag, attrs) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, value);
+  }
+  for (let i = 2; i < arguments.length; i++) {
+    append(node, arguments[i]);
+  }
+  return node;
+}
+
+function append(node, child) {
+  if (child === null || child === undefined || child === false) return;
+  if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+  node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+}
+
+export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+/* The page's CSRF token (a <meta> tag of every page): sent with every call that changes something. */
+export function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.getAttribute("content") : "";
+}
+
+export async function api(method, url, body) {
+  const options = { method: method, credentials: "same-origin", headers: { "Accept": "application/json" } };
+  if (method !== "GET" && method !== "HEAD") options.headers["X-CSRFToken"] = csrfToken();
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const error = new Error(data && data.error ? data.error.message : response.statusText);
+    error.code = data && data.error ? data.error.code : null;
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+/* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
+export function poller(urlFor, onData, onError) {
+  let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000;
+  async function tick() {
+    if (busy) { again = true; return; }
+    busy = true;
+    if (timer) { clearTimeout(timer); timer = null; }
+    const url = urlFor();
+    if (url !== lastUrl) { etag = null; lastUrl = url; }
+    try {
+      const headers = { "Accept": "application/json" };
+      if (etag) headers["If-None-Match"] = etag;
+      const response = await fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" });
+      if (response.status === 200) {
+        etag = response.headers.get("ETag");
+        const data = await response.json();
+        if (data.poll_ms) delay = data.poll_ms;
+        onData(data);
+      } else if (response.status !== 304) {
+        let data = null;
+        try { data = await response.json(); } catch (e) { data = null; }
+        if (onError) onError(data && data.error ? data.error.message : response.statusText, response.status);
+      }
+    } catch (e) {
+      if (onError) onError(gettext("The connection dropped; trying again…"), 0);
+    }
+    busy = false;
+    if (again) { again = false; tick(); return; }
+    timer = setTimeout(tick, delay);
+  }
+  return {
+    start: tick,
+    now: function () { etag = null; tick(); },
+    take: function (data, tag) { if (data.poll_ms) delay = data.poll_ms; etag = tag || null; },
+  };
+}
+
+/* Each player's match total, by name. */
+export function totals(state) {
+  const out = {};
+  (state.standings || []).forEach(function (row) { out[row.name] = row.total; });
+  return out;
+}

@@ -1,19 +1,19 @@
 /* The play screen. One seat per device, or several seats passed around one device: then a hand-off
    screen hides every hand until the next player taps "I'm <name>", and no seat's state is even fetched
    before that. */
-"use strict";
+import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
+import { api, clear, el, fillNodes, gettext, lang, ngettext, poller } from "./common.js";
+import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
+import { renderSummary, renderTable } from "./table.js";
 
-(function () {
-  const AC = window.AC, el = AC.el;
-  const root = document.getElementById("play");
-  if (!root) return;
+function start(root) {
   const apiUrl = root.dataset.api, movesUrl = root.dataset.movesUrl, deckUrl = root.dataset.deckUrl;
   const hintUrl = root.dataset.hintUrl;
   const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
   const handoff = document.getElementById("handoff"), summary = document.getElementById("summary");
   const me = document.getElementById("me"), tableView = document.getElementById("table-view");
 
-  let deckIndex = null;      // the deck, by card and set (a recall table's: its sets only)
+  let deck = null;           // the deck, by card and set (a recall table's: its sets only)
   let index = null;          // the deck with the cards of the state on screen
   let active = null;         // the seat whose hand this screen may show (pass-and-play: after "I'm ...")
   let state = null;
@@ -23,7 +23,7 @@
   const KEEP_MS = 3000;      // a verdict stays at least this long (or until dismissed)
   let seenHands = null;      // finished hands already summed up on this screen
   let sending = false;
-  const announcer = AC.announcer(root);  // the live region: each move said for the seat on screen
+  const announcer = makeAnnouncer(root);  // the live region: each move said for the seat on screen
 
   function heldSeats(s) { return s.seats.filter(function (seat) { return seat.here; }); }
   function multi(s) { return heldSeats(s).length > 1; }
@@ -35,7 +35,7 @@
     errorLine.hidden = !message;
   }
 
-  const poll = AC.poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
+  const poll = poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
 
   function seatOf(s) { return s && s.you ? s.you.position : null; }
 
@@ -53,8 +53,8 @@
         // The turn has left the seat on screen: hide its hand at once and look at the table publicly.
         active = null;
         reveal = null;
-        AC.clear(me);
-        AC.clear(tableView);
+        clear(me);
+        clear(tableView);
         poll.now();
         return;
       }
@@ -62,7 +62,7 @@
         showHandoff(actor);
       } else {
         handoff.hidden = true;
-        AC.clear(handoff);
+        clear(handoff);
       }
     } else {
       handoff.hidden = true;
@@ -71,17 +71,17 @@
   }
 
   function showHandoff(seat) {
-    AC.clear(me);
-    AC.clear(handoff);
+    clear(me);
+    clear(handoff);
     handoff.hidden = false;
-    handoff.append(el("h2", { text: AC.gettext("Pass the device to %(name)s", { name: seat.name }) }),
-      el("p", { text: AC.gettext("Every hand is hidden. Only %(name)s should look now.", { name: seat.name }) }),
+    handoff.append(el("h2", { text: gettext("Pass the device to %(name)s", { name: seat.name }) }),
+      el("p", { text: gettext("Every hand is hidden. Only %(name)s should look now.", { name: seat.name }) }),
       el("button", { type: "button", class: "primary big", id: "im-button", onclick: function () {
         active = seat.position;
         handoff.hidden = true;
-        AC.clear(handoff);
+        clear(handoff);
         poll.now();
-      } }, AC.gettext("I'm %(name)s", { name: seat.name })));
+      } }, gettext("I'm %(name)s", { name: seat.name })));
   }
 
   function draw() {
@@ -89,30 +89,30 @@
     const game = s.game;
     const you = s.you ? s.you.name : null;
     if (s.status === "lobby") {
-      statusLine.textContent = you ? AC.gettext("Waiting for the teacher to start the game, %(name)s.", { name: you }) :
-        AC.gettext("Waiting for the teacher to start the game.");
+      statusLine.textContent = you ? gettext("Waiting for the teacher to start the game, %(name)s.", { name: you }) :
+        gettext("Waiting for the teacher to start the game.");
     } else if (s.status === "finished") {
-      statusLine.textContent = AC.gettext("The match is over.");
+      statusLine.textContent = gettext("The match is over.");
     } else if (s.status === "closed") {
-      statusLine.textContent = AC.gettext("The teacher has closed this table.");
+      statusLine.textContent = gettext("The teacher has closed this table.");
     } else if (s.paused) {
-      statusLine.textContent = AC.gettext("Paused by the teacher: wait, play goes on soon.");
+      statusLine.textContent = gettext("Paused by the teacher: wait, play goes on soon.");
     } else if (game && game.turn) {
       statusLine.textContent = you && game.to_act ?
-        AC.gettext("Hand %(number)d: your turn, %(name)s.", { number: s.match.hand, name: you }) :
-        AC.gettext("Hand %(number)d: %(name)s to play.", { number: s.match.hand, name: game.turn });
+        gettext("Hand %(number)d: your turn, %(name)s.", { number: s.match.hand, name: you }) :
+        gettext("Hand %(number)d: %(name)s to play.", { number: s.match.hand, name: game.turn });
     } else {
       statusLine.textContent = "";
     }
     const focus = focusNow();
-    index = AC.withCards(deckIndex, s);
+    index = withCards(deck, s);
     drawSummary();
     drawMe();
-    AC.renderTable(tableView, s, index, { you: you });
-    AC.labelCells(tableView);
-    AC.labelCells(summary);
+    renderTable(tableView, s, index, { you: you });
+    labelCells(tableView);
+    labelCells(summary);
     refocus(focus);
-    announcer.update(s, deckIndex, you);
+    announcer.update(s, deck, you);
     const box = document.getElementById("reveal");
     if (box && reveal && !reveal.scrolled) {  // the verdict where the student looks, whatever the redraw
       reveal.scrolled = true;
@@ -174,14 +174,14 @@
     if (seenHands === null) seenHands = s.status === "finished" ? finished.length - 1 : finished.length;
     if (finished.length > seenHands || (s.status === "finished" && finished.length)) {
       const hand = finished[finished.length - 1];
-      AC.renderSummary(summary, s, hand);
+      renderSummary(summary, s, hand);
       if (s.status !== "finished") {
-        summary.append(el("p", { text: AC.gettext("The next hand has been dealt, with the deal moved one seat to the left.") }),
+        summary.append(el("p", { text: gettext("The next hand has been dealt, with the deal moved one seat to the left.") }),
           el("button", { type: "button", id: "next-hand", onclick: function () {
             seenHands = finished.length;
             summary.hidden = true;
             refocus({ inside: true });
-          } }, AC.gettext("On to hand %(number)d", { number: hand.number + 1 })));
+          } }, gettext("On to hand %(number)d", { number: hand.number + 1 })));
       }
       summary.hidden = false;
     } else {
@@ -199,23 +199,23 @@
     let sentence, kind;
     if (r.kind === "ask-missed") {
       kind = "wrong";
-      sentence = AC.fillNodes(AC.gettext("%(target)s has no such card. Your turn is over."), { target: r.target });
+      sentence = fillNodes(gettext("%(target)s has no such card. Your turn is over."), { target: r.target });
     } else if (r.hinted) {
       kind = r.verdict === "wrong" ? "wrong" : "hinted";
-      sentence = AC.fillNodes(r.verdict === "wrong" ? AC.gettext("Not quite. The work was %(title)s%(year)s.") :
-        AC.gettext("Right, with a hint: %(title)s%(year)s. A hinted answer scores no bonus."), { title: title, year: year });
+      sentence = fillNodes(r.verdict === "wrong" ? gettext("Not quite. The work was %(title)s%(year)s.") :
+        gettext("Right, with a hint: %(title)s%(year)s. A hinted answer scores no bonus."), { title: title, year: year });
     } else if (r.text === null) {
       kind = "wrong";
-      sentence = AC.fillNodes(AC.gettext("Passed. The work was %(title)s%(year)s."), { title: title, year: year });
+      sentence = fillNodes(gettext("Passed. The work was %(title)s%(year)s."), { title: title, year: year });
     } else if (r.verdict === "right") {
       kind = "right";
-      sentence = AC.fillNodes(AC.gettext("Right! %(title)s%(year)s. +1 bonus."), { title: title, year: year });
+      sentence = fillNodes(gettext("Right! %(title)s%(year)s. +1 bonus."), { title: title, year: year });
     } else if (r.verdict === "almost") {
       kind = "almost";
-      sentence = AC.fillNodes(AC.gettext("Almost! It is spelled %(title)s%(year)s. +1 bonus."), { title: title, year: year });
+      sentence = fillNodes(gettext("Almost! It is spelled %(title)s%(year)s. +1 bonus."), { title: title, year: year });
     } else {
       kind = "wrong";
-      sentence = AC.fillNodes(AC.gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
+      sentence = fillNodes(gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
     }
     // It fades in once, when it first comes: every redraw (a poll, a computer's move) builds it again,
     // and an animation started each time would blink the verdict out while the student reads it.
@@ -226,7 +226,7 @@
       el("button", { type: "button", id: "reveal-ok", onclick: function () {
         reveal = null;
         draw();
-      } }, AC.gettext("OK")));
+      } }, gettext("OK")));
   }
 
   function revealText(r) {
@@ -238,13 +238,13 @@
   }
 
   function drawMe() {
-    AC.clear(me);
+    clear(me);
     const s = state, game = s.game;
     if (!s.you || !game || !game.seat) return;
     if (reveal) me.append(revealBox());
     if (game.prompts && game.prompts.length) {
       me.append(promptForm(game));
-      me.append(el("p", { class: "hint", text: AC.gettext("Your hand is hidden while you name the work.") }));
+      me.append(el("p", { class: "hint", text: gettext("Your hand is hidden while you name the work.") }));
       return;
     }
     me.append(handView(game));
@@ -252,28 +252,28 @@
     if (game.asks) me.append(askForm(game));
     if (game.claimable && game.claimable.length) me.append(claimForm(game));
     if (game.pass_targets && game.pass_targets.length) me.append(passForm(game));
-    if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: AC.gettext("Waiting for %(name)s.", { name: game.turn }) }));
+    if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: gettext("Waiting for %(name)s.", { name: game.turn }) }));
   }
 
   function handView(game) {
     const box = el("div", { class: "hand", id: "hand" });
-    box.append(el("h2", { text: AC.ngettext("Your hand (%(num)d card)", "Your hand (%(num)d cards)", game.hand.length) }));
+    box.append(el("h2", { text: ngettext("Your hand (%(num)d card)", "Your hand (%(num)d cards)", game.hand.length) }));
     const mine = new Set(game.hand);
-    const recall = AC.recall(index);
+    const recalled = recall(index);
     index.deck.sets.forEach(function (set) {
-      const held = recall ? game.hand.map(function (id) { return index.cards[id]; }).filter(function (c) { return c && c.set === set.id; })
+      const held = recalled ? game.hand.map(function (id) { return index.cards[id]; }).filter(function (c) { return c && c.set === set.id; })
         .sort(function (a, b) { return String(a.title).localeCompare(String(b.title)); }) :
         set.cards.filter(function (c) { return mine.has(c.id); });
       if (!held.length) return;
       // The works a student lacks are listed only where the teacher chose recognition (works listed).
-      const missing = recall ? [] : set.cards.filter(function (c) { return !mine.has(c.id); });
+      const missing = recalled ? [] : set.cards.filter(function (c) { return !mine.has(c.id); });
       box.append(el("div", { class: "hand-set", "data-set": set.id },
         el("h3", { text: set.name }),
-        el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: AC.cardTitle(index, c.id) }); })),
-        missing.length ? el("p", { class: "missing" }, AC.gettext("You lack: %(cards)s",
+        el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: cardTitle(index, c.id) }); })),
+        missing.length ? el("p", { class: "missing" }, gettext("You lack: %(cards)s",
           { cards: missing.map(function (c) { return c.title; }).join(", ") })) : null));
     });
-    if (!game.hand.length) box.append(el("p", { text: AC.gettext("You have no cards.") }));
+    if (!game.hand.length) box.append(el("p", { text: gettext("You have no cards.") }));
     return box;
   }
 
@@ -284,10 +284,10 @@
     const shown = hint && hint.for === what.key ? hint : null;
     const out = [];
     if (shown) out.push(el("p", { class: "hint-text", id: "hint-text", "aria-live": "polite" },
-      AC.fillNodes(AC.gettext("Hint: %(cue)s"), { cue: el("code", { class: "cue", text: shown.text }) })));
+      fillNodes(gettext("Hint: %(cue)s"), { cue: el("code", { class: "cue", text: shown.text }) })));
     if (what.offer) {
       out.push(el("button", { type: "button", id: "hint-button", onclick: function () { askHint(what); } },
-        shown ? AC.gettext("Another hint") : AC.gettext("Get a hint")));
+        shown ? gettext("Another hint") : gettext("Get a hint")));
     }
     return out;
   }
@@ -296,7 +296,7 @@
     const level = hint && hint.for === what.key ? hint.level + 1 : 1;
     try {
       const body = Object.assign({ seat: state.you.position, level: level }, what.body);
-      const data = await AC.api("POST", hintUrl, body);
+      const data = await api("POST", hintUrl, body);
       hint = { level: data.level, text: data.hint, for: what.key };
       draw();
       const input = document.getElementById(what.input);
@@ -312,14 +312,14 @@
     const input = el("input", { name: "answer", id: "answer", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
       required: true, maxlength: "200" });
     const form = el("form", { class: "prompt", id: "prompt" },
-      el("h2", { text: AC.gettext("Name the work") }),
-      el("p", {}, AC.fillNodes(AC.gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
-        { set: el("b", { text: AC.setName(index, card.set) }) })),
-      el("label", {}, AC.fillNodes(AC.gettext("Title %(field)s"), { field: input })),
+      el("h2", { text: gettext("Name the work") }),
+      el("p", {}, fillNodes(gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
+        { set: el("b", { text: setName(index, card.set) }) })),
+      el("label", {}, fillNodes(gettext("Title %(field)s"), { field: input })),
       hintControls({ key: "prompt:" + token, offer: true, body: {}, input: "answer" }),
       el("div", { class: "buttons" },
-        el("button", { type: "submit", class: "primary" }, AC.gettext("Answer")),
-        el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, AC.gettext("Pass"))));
+        el("button", { type: "submit", class: "primary" }, gettext("Answer")),
+        el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, gettext("Pass"))));
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       const move = { answer: input.value };
@@ -332,13 +332,13 @@
   function askForm(game) {
     const asks = game.asks;
     const target = el("select", { name: "target", id: "ask-target" }, asks.targets.map(function (t) {
-      return el("option", { value: t }, AC.ngettext("%(name)s (%(num)d card)", "%(name)s (%(num)d cards)", game.hand_counts[t], { name: t }));
+      return el("option", { value: t }, ngettext("%(name)s (%(num)d card)", "%(name)s (%(num)d cards)", game.hand_counts[t], { name: t }));
     }));
-    const typed = asks.by !== "set" && AC.recall(index);
+    const typed = asks.by !== "set" && recall(index);
     let what, work = null;
     if (asks.by === "set" || typed) {
       what = el("select", { name: "set", id: "ask-set" }, asks.sets.map(function (id) {
-        return el("option", { value: id }, AC.setName(index, id));
+        return el("option", { value: id }, setName(index, id));
       }));
     } else {
       const mine = new Set(game.hand);
@@ -351,7 +351,7 @@
     // The deck's own word for a set ("author") only when the deck is in the table's language and has one
     // ("Set" is the deck format's word for a deck that says nothing: the sentence's own word reads better).
     const own = index.deck.set_label && index.deck.set_label !== "Set" ? index.deck.set_label : null;
-    const label = index.deck.language === AC.lang && own ? own.toLowerCase() : null;
+    const label = index.deck.language === lang && own ? own.toLowerCase() : null;
     let form;
     if (typed) {
       // Under named asks the naming is the ask: an author from the hand, and the work typed from memory.
@@ -361,22 +361,22 @@
       const key = "ask:" + what.value;
       what.addEventListener("change", function () { misses = 0; askDraft.set = what.value; });
       work.addEventListener("input", function () { askDraft.text = work.value; });
-      form = el("form", { class: "ask named-ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask for a work") }),
-        el("p", { class: "hint", text: AC.gettext("Choose an author you hold, then type one of their works you do not have, from memory.") }),
-        el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
-        el("label", {}, AC.fillNodes(label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"),
+      form = el("form", { class: "ask named-ask", id: "ask" }, el("h2", { text: gettext("Your turn: ask for a work") }),
+        el("p", { class: "hint", text: gettext("Choose an author you hold, then type one of their works you do not have, from memory.") }),
+        el("label", {}, fillNodes(gettext("Ask %(player)s"), { player: target })), " ",
+        el("label", {}, fillNodes(label ? gettext("for %(label)s %(choice)s") : gettext("for the set %(choice)s"),
           { label: label, choice: what })), " ",
-        el("label", { class: "work" }, AC.fillNodes(AC.gettext("the work %(field)s"), { field: work })),
+        el("label", { class: "work" }, fillNodes(gettext("the work %(field)s"), { field: work })),
         askDraft.refusal ? el("p", { class: "refusal", id: "ask-refusal", role: "alert", text: askDraft.refusal }) : null,
         hintControls({ key: key, offer: misses >= 2, body: { set: what.value }, input: "ask-work" }),
-        el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
+        el("button", { type: "submit", class: "primary", id: "ask-button" }, gettext("Ask")));
     } else {
-      const wanted = AC.fillNodes(asks.by !== "set" ? AC.gettext("for the card %(choice)s") :
-        label ? AC.gettext("for %(label)s %(choice)s") : AC.gettext("for the set %(choice)s"), { label: label, choice: what });
-      form = el("form", { class: "ask", id: "ask" }, el("h2", { text: AC.gettext("Your turn: ask") }),
-        el("label", {}, AC.fillNodes(AC.gettext("Ask %(player)s"), { player: target })), " ",
+      const wanted = fillNodes(asks.by !== "set" ? gettext("for the card %(choice)s") :
+        label ? gettext("for %(label)s %(choice)s") : gettext("for the set %(choice)s"), { label: label, choice: what });
+      form = el("form", { class: "ask", id: "ask" }, el("h2", { text: gettext("Your turn: ask") }),
+        el("label", {}, fillNodes(gettext("Ask %(player)s"), { player: target })), " ",
         el("label", {}, wanted), " ",
-        el("button", { type: "submit", class: "primary", id: "ask-button" }, AC.gettext("Ask")));
+        el("button", { type: "submit", class: "primary", id: "ask-button" }, gettext("Ask")));
     }
     form.addEventListener("submit", function (e) {
       e.preventDefault();
@@ -399,28 +399,28 @@
   function claimForm(game) {
     const team = game.teams[game.team];
     const mine = new Set(game.hand);
-    const setSelect = el("select", { name: "set", id: "claim-set", "aria-label": AC.gettext("Half-suit to claim") },
-      el("option", { value: "" }, AC.gettext("choose a half-suit")),
-      game.claimable.map(function (id) { return el("option", { value: id }, AC.setName(index, id)); }));
+    const setSelect = el("select", { name: "set", id: "claim-set", "aria-label": gettext("Half-suit to claim") },
+      el("option", { value: "" }, gettext("choose a half-suit")),
+      game.claimable.map(function (id) { return el("option", { value: id }, setName(index, id)); }));
     const holders = el("div", { class: "holders", id: "claim-holders" });
     setSelect.addEventListener("change", function () {
-      AC.clear(holders);
+      clear(holders);
       const set = index.sets[setSelect.value];
       if (!set) return;
       set.cards.forEach(function (c) {
-        holders.append(el("label", {}, AC.fillNodes(AC.gettext("%(card)s is held by %(holder)s"), { card: c.title,
+        holders.append(el("label", {}, fillNodes(gettext("%(card)s is held by %(holder)s"), { card: c.title,
           holder: el("select", { name: "holder-" + c.id, "data-card": c.id }, team.map(function (name) {
             return el("option", { value: name, selected: mine.has(c.id) ? name === game.seat : false }, name);
           })) })));
       });
     });
     const form = el("form", { class: "claim", id: "claim" },
-      el("h2", { text: AC.gettext("Claim a half-suit") }),
-      el("p", { class: "hint", text: AC.gettext("Pick a half-suit, then who in your team holds each of its cards.") }),
-      setSelect, holders, el("button", { type: "submit", id: "claim-button" }, AC.gettext("Claim")));
+      el("h2", { text: gettext("Claim a half-suit") }),
+      el("p", { class: "hint", text: gettext("Pick a half-suit, then who in your team holds each of its cards.") }),
+      setSelect, holders, el("button", { type: "submit", id: "claim-button" }, gettext("Claim")));
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      if (!setSelect.value) { showError(AC.gettext("Choose a half-suit to claim.")); return; }
+      if (!setSelect.value) { showError(gettext("Choose a half-suit to claim.")); return; }
       const named = {};
       holders.querySelectorAll("select").forEach(function (sel) {
         (named[sel.value] = named[sel.value] || []).push(sel.dataset.card);
@@ -431,10 +431,10 @@
   }
 
   function passForm(game) {
-    return el("div", { class: "pass", id: "pass" }, el("h2", { text: AC.gettext("Hand the turn on") }),
+    return el("div", { class: "pass", id: "pass" }, el("h2", { text: gettext("Hand the turn on") }),
       game.pass_targets.map(function (name) {
         return el("button", { type: "button", "data-to": name, onclick: function () { send({ pass_to: name }); } },
-          AC.gettext("Pass the turn to %(name)s", { name: name }));
+          gettext("Pass the turn to %(name)s", { name: name }));
       }));
   }
 
@@ -443,7 +443,7 @@
     sending = true;
     showError("");
     try {
-      const data = await AC.api("POST", movesUrl, { seat: state.you.position, version: state.version, move: move });
+      const data = await api("POST", movesUrl, { seat: state.you.position, version: state.version, move: move });
       const events = data.result || [];
       const answered = events.find(function (e) { return e.type === "answer"; });
       const asked = events.find(function (e) { return e.type === "ask" && "named" in e; });
@@ -480,8 +480,11 @@
     }
   }
 
-  AC.api("GET", deckUrl).then(function (deck) {
-    deckIndex = index = AC.deckIndex(deck);
+  api("GET", deckUrl).then(function (data) {
+    deck = index = deckIndex(data);
     poll.start();
   }, function (error) { showError(error.message); });
-})();
+}
+
+const root = document.getElementById("play");
+if (root) start(root);

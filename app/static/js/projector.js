@@ -1,36 +1,39 @@
 /* The projector: the public view only, in large type, for the whole class. */
-"use strict";
+import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
+import { api, el, gettext, poller } from "./common.js";
+import { deckIndex } from "./deck.js";
+import { renderSummary, renderTable } from "./table.js";
 
-(function () {
-  const AC = window.AC, el = AC.el;
-  const root = document.getElementById("projector");
-  if (!root) return;
+function start(root) {
   const statusLine = document.getElementById("status"), view = document.getElementById("table-view");
   const qr = document.getElementById("qr");
   let index = null;
-  const announcer = AC.announcer(root);  // each move said for the whole table
+  const announcer = makeAnnouncer(root);  // each move said for the whole table
 
   function draw(s) {
     const game = s.game;
-    statusLine.textContent = s.status === "lobby" ? AC.gettext("Waiting for players…") :
-      s.status === "finished" ? AC.gettext("The match is over.") : s.status === "closed" ? AC.gettext("This table is closed.") :
-        game && game.turn ? AC.gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
-          AC.gettext("Hand %(number)d", { number: s.match.hand });
-    if (s.paused && s.status === "playing") statusLine.textContent = AC.gettext("Paused by the teacher.") + " " + statusLine.textContent;
+    statusLine.textContent = s.status === "lobby" ? gettext("Waiting for players…") :
+      s.status === "finished" ? gettext("The match is over.") : s.status === "closed" ? gettext("This table is closed.") :
+        game && game.turn ? gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
+          gettext("Hand %(number)d", { number: s.match.hand });
+    if (s.paused && s.status === "playing") statusLine.textContent = gettext("Paused by the teacher.") + " " + statusLine.textContent;
     qr.hidden = s.status !== "lobby";
-    AC.renderTable(view, s, index, { openLog: false, openSets: true, logLength: 12 });
+    renderTable(view, s, index, { openLog: false, openSets: true, logLength: 12 });
     const finished = s.hands || [];
     if (finished.length) {
       const box = el("section", { class: "summary", id: "summary" });
-      AC.renderSummary(box, s, finished[finished.length - 1]);
+      renderSummary(box, s, finished[finished.length - 1]);
       view.prepend(box);
     }
-    AC.labelCells(view);
+    labelCells(view);
     announcer.update(s, index, null);
   }
 
-  AC.api("GET", root.dataset.deckUrl).then(function (deck) {
-    index = AC.deckIndex(deck);
-    AC.poller(function () { return root.dataset.api; }, draw, function (m) { statusLine.textContent = m; }).start();
+  api("GET", root.dataset.deckUrl).then(function (deck) {
+    index = deckIndex(deck);
+    poller(function () { return root.dataset.api; }, draw, function (m) { statusLine.textContent = m; }).start();
   });
-})();
+}
+
+const root = document.getElementById("projector");
+if (root) start(root);

@@ -1,6 +1,4 @@
 /* The deck studio: forms that delete something ask first (data-confirm). */
-"use strict";
-
 document.querySelectorAll("form[data-confirm]").forEach(function (form) {
   form.addEventListener("submit", function (event) {
     if (!window.confirm(form.dataset.confirm)) event.preventDefault();

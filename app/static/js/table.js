@@ -1,0 +1,220 @@
+/* The public part of a table, drawn the same on the play screen and the projector: players, counts, sets
+   down, scores, turn, last ask and answer, the log of the hand; and the end of a hand and of the match. */
+import { clear, el, fillNodes, gettext, ngettext, totals } from "./common.js";
+import { cardTitle, givenCards, setName, setOf, setTitles, withCards } from "./deck.js";
+
+/* One line of the log, as a person would say it. */
+function describe(event, index, hide) {
+  const d = event;
+  switch (event.type) {
+    case "ask": {
+      const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
+      const who = { player: d.player, target: d.target, wanted: wanted };
+      if (d.given && d.given.length) {
+        who.cards = givenCards(index, d.given, hide);
+        if (d.bonus && d.verdict === "almost") {  // a named ask: the work typed from memory, one slip forgiven
+          return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named almost right, +1.", who);
+        }
+        if (d.bonus) return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named right, +1.", who);
+        return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
+      }
+      return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
+    }
+    case "draw": {
+      if (!d.card) {
+        return d.lucky ? gettext("%(player)s drew a card from the stock, the one asked for.", { player: d.player }) :
+          gettext("%(player)s drew a card from the stock.", { player: d.player });
+      }
+      const drawn = { player: d.player, card: cardTitle(index, d.card, hide) };
+      return d.lucky ? gettext("%(player)s drew %(card)s from the stock, the one asked for.", drawn) :
+        gettext("%(player)s drew %(card)s from the stock.", drawn);
+    }
+    case "laid-down": {
+      const laid = { player: d.player, set: setName(index, d.set) };
+      return d.dealt ? gettext("%(player)s laid down %(set)s from the deal.", laid) : gettext("%(player)s laid down %(set)s.", laid);
+    }
+    case "answer": {
+      const said = { player: d.player, text: d.text, title: d.title, set: setOf(index, d.card) };
+      if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
+        if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", said);
+        if (d.verdict === "almost") return gettext("%(player)s named a card of %(set)s: almost right, +1.", said);
+        return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", said) :
+          gettext("%(player)s named a card of %(set)s: not right.", said);
+      }
+      if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
+      if (d.verdict === "almost") {  // it scores, and the spelling is shown
+        return gettext("%(player)s named the work \u201c%(text)s\u201d: almost right, +1. It is spelled \u201c%(title)s\u201d.", said);
+      }
+      return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
+        gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
+    }
+    case "claim": {
+      const claimed = { player: d.player, set: setName(index, d.set), outcome: d.outcome };
+      if (d.outcome === "correct") return gettext("%(player)s claimed %(set)s: correct, the set is won.", claimed);
+      if (d.outcome === "opponents") {
+        return gettext("%(player)s claimed %(set)s: an opponent held a card, the set goes to the other team.", claimed);
+      }
+      if (d.outcome === "cancelled") return gettext("%(player)s claimed %(set)s: wrong holders, the set is cancelled.", claimed);
+      return gettext("%(player)s claimed %(set)s: %(outcome)s.", claimed);
+    }
+    case "pass":
+      return gettext("%(player)s handed the turn to %(to)s.", { player: d.player, to: d.to });
+    case "last-card":
+      return gettext("%(player)s has one card left.", { player: d.player });
+    default:
+      return event.type;
+  }
+}
+
+function seatLabel(state, name) {
+  const seat = state.seats.find(function (s) { return s.name === name; });
+  if (!seat) return name;
+  let label = name;
+  if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
+  if (seat.vacant && state.status !== "lobby") label = gettext("%(name)s (away)", { name: label });
+  return label;
+}
+
+/* Is the name-the-work bonus played at this table, and kept apart from the sets? */
+function bonus(state) { return !!(state.options && (state.options.name_the_work || state.options.named_asks)); }
+function bonusApart(state) { return bonus(state) && state.options.bonus_in_score === false; }
+
+/* The public part of a table: players, counts, sets down, scores, turn, last ask and answer, log. */
+export function renderTable(container, state, index, options) {
+  options = options || {};
+  index = withCards(index, state);
+  clear(container);
+  const game = state.game;
+  if (!game) {
+    container.append(el("h2", { text: gettext("Players") }));
+    const list = el("ul", { class: "lobby-seats", id: "lobby-seats" });
+    state.seats.forEach(function (seat) {
+      list.append(el("li", { class: seat.name ? "taken" : "free" },
+        seat.name ? seatLabel(state, seat.name) : gettext("a free seat")));
+    });
+    container.append(list);
+    return;
+  }
+  const sum = totals(state);
+  const turnLine = el("p", { class: "turn", id: "turn" });
+  if (game.turn) {
+    turnLine.append.apply(turnLine, fillNodes(gettext("Turn: %(name)s"), { name: el("b", { text: game.turn }) }));
+  } else {
+    turnLine.append(game.finished ? gettext("The hand is over.") : gettext("Waiting."));
+  }
+  container.append(turnLine);
+
+  const table = el("table", { class: "players", id: "players" });
+  const bonusOn = bonus(state);
+  const head = el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Cards") }),
+    el("th", { scope: "col", text: gettext("Sets down") }), bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null,
+    el("th", { scope: "col", text: bonusApart(state) ? gettext("Sets") : gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  game.players.forEach(function (name, i) {
+    const books = (game.books[name] || []).map(function (setId) {
+      const set = index.sets[setId];
+      return el("span", { class: "book", title: set ? setTitles(index, setId).join(", ") : setId }, setName(index, setId));
+    });
+    const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
+    const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
+      el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: gettext("dealer") }) : null,
+        team ? el("span", { class: "tag", text: gettext("team %(team)s", { team: team }) }) : null,
+        name === game.turn ? el("span", { class: "tag turn-tag", text: gettext("to play") }) : null,
+        options.you === name ? el("span", { class: "tag", text: gettext("you") }) : null),
+      el("td", { class: "count", text: String(game.hand_counts[name]) }),
+      el("td", { class: "books" }, books.length ? books : "—"),
+      bonusOn ? el("td", { class: "bonus", text: String(game.bonus[name] || 0) }) : null,
+      el("td", { class: "score", text: String(game.scores[name]) }),
+      el("td", { class: "total", text: String(sum[name] || 0) }));
+    body.append(row);
+  });
+  table.append(body);
+  container.append(table);
+
+  if (game.teams) {
+    const teams = el("p", { class: "teams" });
+    game.teams.forEach(function (members, t) {
+      const books = (game.team_books[t] || []).map(function (s) { return setName(index, s); });
+      const sets = books.join(", ") || gettext("no sets yet");
+      teams.append(el("span", { class: "team" }, gettext("Team %(team)s (%(members)s): %(score)s — %(sets)s", {
+        team: "AB"[t], members: members.join(", "), score: game.team_scores[t], sets: sets })));
+    });
+    if (game.cancelled.length) {
+      teams.append(el("span", { class: "team" }, gettext("Cancelled: %(sets)s",
+        { sets: game.cancelled.map(function (s) { return setName(index, s); }).join(", ") })));
+    }
+    container.append(teams);
+  }
+  const down = [];
+  game.players.forEach(function (name) {
+    (game.books[name] || []).forEach(function (setId) { down.push([setId, name]); });
+  });
+  if (game.team_books) {
+    const named = new Set(down.map(function (d) { return d[0]; }));
+    game.team_books.forEach(function (books, t) {
+      books.forEach(function (setId) { if (!named.has(setId)) down.push([setId, gettext("team %(team)s", { team: "AB"[t] })]); });
+    });
+  }
+  if (down.length) {
+    container.append(el("details", { class: "sets-down", open: options.openSets || false },
+      el("summary", { text: ngettext("Sets down (%(num)d)", "Sets down (%(num)d)", down.length) }),
+      el("ul", { id: "sets-down" }, down.map(function (d) {
+        const set = index.sets[d[0]];
+        return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ", setTitles(index, d[0]).join(" · "));
+      }))));
+  }
+  if (state.options.stock) {
+    container.append(el("p", { class: "stock", text: ngettext("Stock: %(num)d card", "Stock: %(num)d cards", game.stock) }));
+  }
+  const last = el("div", { class: "last", id: "last" });
+  const hide = new Set(game.prompts || []);
+  if (game.last_ask) last.append(el("p", { class: "last-ask", text: gettext("Last ask: %(event)s", { event: describe(game.last_ask, index, hide) }) }));
+  if (state.last_answer) last.append(el("p", { class: "last-answer", text: gettext("Last answer: %(event)s", { event: describe(state.last_answer, index) }) }));
+  container.append(last);
+
+  if (game.log) {
+    const log = el("ol", { class: "log", id: "log", reversed: true, tabindex: "0" });
+    game.log.slice().reverse().slice(0, options.logLength || 200).forEach(function (event) {
+      log.append(el("li", { text: describe(event, index, hide) }));
+    });
+    container.append(el("details", { class: "log-box", open: options.openLog || false },
+      el("summary", { text: gettext("Log of the hand") }), log));
+  }
+}
+
+/* End of a hand, and of the match. */
+export function renderSummary(container, state, hand) {
+  clear(container);
+  const matchOver = state.match.finished;
+  container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: hand.number }) }));
+  if (matchOver) {
+    container.append(el("p", { class: "winners", id: "match-winners", text: ngettext("Winner: %(names)s", "Winners: %(names)s",
+      state.match.winners.length, { names: state.match.winners.join(", ") }) }));
+  }
+  container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: hand.number, names: hand.winners.join(", ") }) }));
+  const table = el("table", { class: "final-scores", id: "final-scores" });
+  const bonusOn = bonus(state);
+  table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
+    bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null, el("th", { scope: "col", text: gettext("Hand") }),
+    el("th", { scope: "col", text: gettext("Match total") }))));
+  const sum = totals(state);
+  const body = el("tbody");
+  hand.players.forEach(function (name) {
+    body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
+      el("td", { text: String((hand.books[name] || []).length) }), bonusOn ? el("td", { text: String(hand.bonus[name] || 0) }) : null,
+      el("td", { class: "score", text: String(hand.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
+  });
+  table.append(body);
+  container.append(table);
+  if (hand.teams) {
+    container.append(el("p", { text: hand.teams.map(function (m, t) {
+      return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: hand.team_scores[t] });
+    }).join(" · ") }));
+  }
+  if (matchOver && state.hands.length > 1) {
+    const standings = el("ol", { class: "standings" });
+    state.standings.forEach(function (row) { standings.append(el("li", { text: row.name + ": " + row.total })); });
+    container.append(el("h3", { text: gettext("Standings") }), standings);
+  }
+}
