@@ -284,7 +284,7 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
     # The sentences themselves, for a listener and for the whole table.
     says = page.evaluate("""async () => {
       const [{ api }, { deckIndex }, { say }] = await Promise.all(  // the page's modules: the scripts keep no globals
-        ["common", "deck", "a11y"].map(name => import(`/static/js/${name}.js`)));
+        ["common", "deck", "events"].map(name => import(`/static/js/${name}.js`)));
       const index = deckIndex(await api("GET", document.getElementById("play").dataset.deckUrl));
       const none = new Set();
       const ask = { type: "ask", player: "Boris", target: "Anna", set: "J", card: null, given: ["JS", "JH"] };
@@ -304,7 +304,7 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
     page.goto(page.url + "?lang=ru")  # in Russian, with its plural forms
     says = page.evaluate("""async () => {
       const [{ api }, { deckIndex }, { say }] = await Promise.all(  // the page's modules: the scripts keep no globals
-        ["common", "deck", "a11y"].map(name => import(`/static/js/${name}.js`)));
+        ["common", "deck", "events"].map(name => import(`/static/js/${name}.js`)));
       const index = deckIndex(await api("GET", document.getElementById("play").dataset.deckUrl));
       const ask = n => ({ type: "ask", player: "Борис", target: "Анна", set: "J", card: null, given: ["JS", "JH", "JD", "JC"].slice(0, n) });
       return [1, 2].map(n => say(ask(n), index, "Анна", new Set()));

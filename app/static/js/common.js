@@ -1,6 +1,6 @@
 /* Shared by every screen: the scripts' messages in the page's language, building the DOM, the JSON API, and
    polling with ETag/304. Every text goes in with textContent: nothing from the server is parsed as HTML.
-   An ES module: the screens import what they use (deck.js, table.js and a11y.js build on it). */
+   An ES module: the screens import what they use (deck.js, events.js, table.js and a11y.js build on it). */
 
 /* Translations: the page carries the scripts' messages in its language (app/i18n.py, a JSON data block,
    <script type="application/json" id="script-catalog">, so no inline script; module scripts run after the

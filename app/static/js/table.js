@@ -1,70 +1,8 @@
 /* The public part of a table, drawn the same on the play screen and the projector: players, counts, sets
    down, scores, turn, last ask and answer, the log of the hand; and the end of a hand and of the match. */
 import { clear, el, fillNodes, gettext, ngettext, totals } from "./common.js";
-import { cardTitle, givenCards, setName, setOf, setTitles, withCards } from "./deck.js";
-
-/* One line of the log, as a person would say it. */
-function describe(event, index, hide) {
-  const d = event;
-  switch (event.type) {
-    case "ask": {
-      const wanted = d.card ? cardTitle(index, d.card, hide) : setName(index, d.set);
-      const who = { player: d.player, target: d.target, wanted: wanted };
-      if (d.given && d.given.length) {
-        who.cards = givenCards(index, d.given, hide);
-        if (d.bonus && d.verdict === "almost") {  // a named ask: the work typed from memory, one slip forgiven
-          return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named almost right, +1.", who);
-        }
-        if (d.bonus) return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s: named right, +1.", who);
-        return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", who);
-      }
-      return gettext("%(player)s asked %(target)s for %(wanted)s: no.", who);
-    }
-    case "draw": {
-      if (!d.card) {
-        return d.lucky ? gettext("%(player)s drew a card from the stock, the one asked for.", { player: d.player }) :
-          gettext("%(player)s drew a card from the stock.", { player: d.player });
-      }
-      const drawn = { player: d.player, card: cardTitle(index, d.card, hide) };
-      return d.lucky ? gettext("%(player)s drew %(card)s from the stock, the one asked for.", drawn) :
-        gettext("%(player)s drew %(card)s from the stock.", drawn);
-    }
-    case "laid-down": {
-      const laid = { player: d.player, set: setName(index, d.set) };
-      return d.dealt ? gettext("%(player)s laid down %(set)s from the deal.", laid) : gettext("%(player)s laid down %(set)s.", laid);
-    }
-    case "answer": {
-      const said = { player: d.player, text: d.text, title: d.title, set: setOf(index, d.card) };
-      if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
-        if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", said);
-        if (d.verdict === "almost") return gettext("%(player)s named a card of %(set)s: almost right, +1.", said);
-        return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", said) :
-          gettext("%(player)s named a card of %(set)s: not right.", said);
-      }
-      if (d.text === null) return gettext("%(player)s passed on naming the work: it was \u201c%(title)s\u201d.", said);
-      if (d.verdict === "almost") {  // it scores, and the spelling is shown
-        return gettext("%(player)s named the work \u201c%(text)s\u201d: almost right, +1. It is spelled \u201c%(title)s\u201d.", said);
-      }
-      return d.correct ? gettext("%(player)s named the work \u201c%(text)s\u201d: right, +1.", said) :
-        gettext("%(player)s named the work \u201c%(text)s\u201d: it was \u201c%(title)s\u201d.", said);
-    }
-    case "claim": {
-      const claimed = { player: d.player, set: setName(index, d.set), outcome: d.outcome };
-      if (d.outcome === "correct") return gettext("%(player)s claimed %(set)s: correct, the set is won.", claimed);
-      if (d.outcome === "opponents") {
-        return gettext("%(player)s claimed %(set)s: an opponent held a card, the set goes to the other team.", claimed);
-      }
-      if (d.outcome === "cancelled") return gettext("%(player)s claimed %(set)s: wrong holders, the set is cancelled.", claimed);
-      return gettext("%(player)s claimed %(set)s: %(outcome)s.", claimed);
-    }
-    case "pass":
-      return gettext("%(player)s handed the turn to %(to)s.", { player: d.player, to: d.to });
-    case "last-card":
-      return gettext("%(player)s has one card left.", { player: d.player });
-    default:
-      return event.type;
-  }
-}
+import { setName, setTitles, withCards } from "./deck.js";
+import { describe } from "./events.js";
 
 function seatLabel(state, name) {
   const seat = state.seats.find(function (s) { return s.name === name; });
