@@ -16,9 +16,8 @@ from flask_babel import Babel, get_locale, gettext
 from werkzeug.exceptions import HTTPException
 
 from .decks.model import Deck
+from .languages import DEFAULT_LANGUAGE, LANGUAGES
 
-LANGUAGES = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português", "it": "Italiano"}
-DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
 
@@ -96,21 +95,9 @@ def table_language() -> str | None:
 def _lookup_table_language(code: str | None) -> str | None:
     if code is None:
         return None
-    from sqlalchemy.exc import SQLAlchemyError
+    from . import store
 
-    from .db import db
-    from .models import Table
-    from .services.codes import is_valid_code, normalize_code
-
-    clean = normalize_code(code)
-    if not is_valid_code(clean):
-        return None
-    try:
-        with db.session.no_autoflush:  # asked in the middle of a change too: it must not flush it early
-            return db.session.query(Table.language).filter_by(code=clean).scalar()
-    except SQLAlchemyError:  # the database is not answering (guard.py answers 503): the browser's language
-        db.session.rollback()
-        return None
+    return store.language_of(code)
 
 
 def init_app(app: Flask) -> None:

@@ -22,7 +22,7 @@ def _now() -> float:
 
 
 # What a table, a seat and a hand say about themselves, for the ORM rows below and for the snapshots
-# of app/services/snapshots.py (plain values from one read) alike.
+# of app/store/snapshots.py (plain values from one read) alike.
 class TableMixin:
     @property
     def overrides(self) -> dict[str, Any]:

@@ -54,9 +54,10 @@ def deal_with(deck_id: str, players: list[str], fixed: dict[str, list[str]], siz
     return hands
 
 
-def feed(game: Game, bots: dict, events) -> None:
+def feed(game: Game, bots: dict, start: int = 0) -> None:
+    """Every bot observes the events from the `start`-th on, as its seat saw them."""
     for name, bot in bots.items():
-        bot.observe([e.seen_by(name) for e in events])
+        bot.observe(game.events_seen_by(name, start))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -137,13 +138,15 @@ def test_a_view_reaches_no_game_and_no_other_hand(rules, deck_id, players, overr
     names = [f"P{i + 1}" for i in range(players)]
     game = Game(get_deck(deck_id), options, names, seed=5, rules=rules)
     bots = {name: make_bot("expert", i) for i, name in enumerate(names)}
-    feed(game, bots, game.events)
+    feed(game, bots, 0)
     for _ in range(12):  # a few moves in, so the views carry a log, asks, last_ask ...
         actor = game.turn
         view = game.view(actor)
         _check_blind(view, game, actor)
         move = bots[actor].choose(view)
-        feed(game, bots, game.apply(move))
+        seen = game.event_count
+        game.apply(move)
+        feed(game, bots, seen)
     for name in names:
         _check_blind(game.view(name), game, name)
         _check_blind(bots[name], game, name)  # nor does what a bot keeps between moves
@@ -190,13 +193,15 @@ def test_memory_asks_the_opponent_known_to_hold_the_most():
     assert not any(c.startswith("Q") for c in hands["C"])
     game = Game(get_deck("standard-52"), make_options("standard"), STANDARD, dealer="D", hands=hands)
     bots = {name: make_bot("memory", 1) for name in STANDARD}
-    feed(game, bots, game.events)
+    feed(game, bots, 0)
     for move in (Ask("A", "B", set="K"), Ask("A", "C", set="Q")):
-        feed(game, bots, game.apply(move))
+        seen = game.event_count
+        game.apply(move)
+        feed(game, bots, seen)
     assert game.turn == "B"
     for seed in range(20):
         bot = make_bot("memory", seed)
-        bot.observe([e.public() for e in game.events])
+        bot.observe(game.events_seen_by(None))
         assert bot.choose(game.view("B")) == Ask("B", "A", set="Q")
 
 
@@ -213,7 +218,7 @@ def test_memory_never_asks_an_opponent_known_to_lack_the_set():
     for move in (Ask("B", "C", set="5"), Ask("C", "B", set="2"), Ask("D", "B", set="3"), Ask("A", "B", set="4")):
         game.apply(move)
     assert game.turn == "B"
-    view, log = game.view("B"), [e.public() for e in game.events]
+    view, log = game.view("B"), game.events_seen_by(None)
     picks = set()
     for seed in range(300):
         bot = make_bot("memory", seed)
@@ -240,7 +245,7 @@ def test_memory_asks_for_a_card_seen_going_to_an_opponent():
     assert game.turn == "B"
     for seed in range(10):
         bot = make_bot("memory", seed)
-        bot.observe([e.public() for e in game.events])
+        bot.observe(game.events_seen_by(None))
         assert bot.choose(game.view("B")) == Ask("B", "A", card=dickens[0])
 
 
@@ -264,7 +269,7 @@ def test_expert_asks_where_the_card_is_certainly():
                   if a.card != dickens[0] and a.card not in game.view(a.target).hand]
         game.apply(rng.choice(misses))
     bot = make_bot("expert", 7)
-    bot.observe([e.public() for e in game.events])
+    bot.observe(game.events_seen_by(None))
     move = bot.choose(game.view("B"))
     know = bot.know
     deal = Deal(know).solve(random.Random(0))
@@ -293,7 +298,7 @@ def test_expert_makes_a_certain_ask_when_there_is_one():
     for move in (Ask("B", "C", set="K"), Ask("B", "C", set="2"), Ask("C", "B", set="8")):
         game.apply(move)
     assert game.turn == "D"
-    log = [e.public() for e in game.events]
+    log = game.events_seen_by(None)
     for seed in range(5):
         bot = make_bot("expert", seed)
         bot.observe(log)
@@ -306,12 +311,14 @@ def test_expert_and_memory_are_deterministic_by_seed():
         game = Game(get_deck("authors-1861"), make_options("classic"), ["A", "B", "C", "D"], seed=4)
         bots = {name: make_bot(kind, seed + i) for i, (name, kind) in
                 enumerate(zip(game.players, ["expert", "memory", "expert", "random"]))}
-        feed(game, bots, game.events)
+        feed(game, bots, 0)
         out = []
         while not game.finished:
             move = bots[game.turn].choose(game.view(game.turn))
             out.append(move)
-            feed(game, bots, game.apply(move))
+            seen = game.event_count
+            game.apply(move)
+            feed(game, bots, seen)
         return out
 
     assert moves(1) == moves(1)
@@ -336,13 +343,14 @@ def test_literature_expert_claims_only_what_it_knows(monkeypatch):
     for seed in range(3):
         game = Game(get_deck("literature-48"), options, [f"P{i}" for i in range(6)], seed=seed)
         bots = {name: make_bot(["expert", "memory"][i % 2], seed * 10 + i) for i, name in enumerate(game.players)}
-        feed(game, bots, game.events)
+        feed(game, bots, 0)
         while not game.finished:
             move = bots[game.turn].choose(game.view(game.turn))
-            events = game.apply(move)
+            seen = game.event_count
+            game.apply(move)
             if sure_claims and move is sure_claims[-1]:
-                outcomes += [e.data["outcome"] for e in events if e.kind == "claim"]
-            feed(game, bots, events)
+                outcomes += [e["outcome"] for e in game.events_seen_by(None, seen) if e["type"] == "claim"]
+            feed(game, bots, seen)
     assert outcomes and set(outcomes) == {"correct"}
 
 

@@ -18,9 +18,11 @@ from app.db import db
 from app.engine.record import load_record_text
 from app.engine.replay import replay
 from app.models import Hand, MoveRow, Table
+from app import store
+from app.engine.moves import move_from_dict
 from app.services import hands
 
-from .web_support import choose_move, deck_of, get_state, open_table, seat_student, teacher_client
+from .web_support import server_game, choose_move, deck_of, get_state, open_table, seat_student, teacher_client
 
 THREADS = 50
 ROUNDS = 25
@@ -64,20 +66,20 @@ def check_log_and_replay(app, code):
     """Every hand's log is 0..n-1 without a gap or a duplicate, and replaying it from the stored header
     (nothing cached) gives the state the server shows and the result it stored."""
     with app.app_context():
-        hands._games.clear()
+        store.games.forget_all()
         table = Table.query.filter_by(code=code).one()
         total = 0
         for hand in Hand.query.filter_by(table_id=table.id).order_by(Hand.number):
             rows = MoveRow.query.filter_by(hand_id=hand.id).order_by(MoveRow.seq).all()
             assert [row.seq for row in rows] == list(range(len(rows))), f"hand {hand.number}: gap or duplicate"
-            fresh = hands.game_from_header(hand.header)
+            fresh = store.game_from_header(hand.header)
             for row in rows:
-                fresh.apply(hands.move_from_row(row.data))
-            served = hands.game_of(hand)
+                fresh.apply(move_from_dict(row.data))
+            served = server_game(hand)
             assert fresh.replay_state() == served.replay_state()
             assert fresh.public_view().to_dict() == served.public_view().to_dict()
             if hand.result_json:
-                assert fresh.finished and hand.result == hands.hand_result(fresh)
+                assert fresh.finished and hand.result == fresh.outcome().to_dict()
             total += len(rows)
         db.session.remove()
     return total

@@ -180,15 +180,15 @@ def visible_strings(value, inside_ask: bool = False):
 def public_cards(game: Game) -> set[str]:
     """Cards whose place the table has seen: handed over, shown when drawn, claimed or laid down."""
     seen = set()
-    for event in game.events:
-        data = event.data
-        if event.kind == "ask":
+    for data in game.events_seen_by(None):
+        kind = data["type"]
+        if kind == "ask":
             seen.update(data["given"])
-        elif event.kind == "draw" and data.get("card"):
+        elif kind == "draw" and data.get("card"):
             seen.add(data["card"])
-        elif event.kind == "claim":
+        elif kind == "claim":
             seen.update(data["actual"])
-        elif event.kind == "laid-down":
+        elif kind == "laid-down":
             seen.update(data["cards"])  # a double deck's set goes down with either copy of each work
     return seen
 

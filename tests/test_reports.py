@@ -174,10 +174,10 @@ def test_csv_cells_that_start_a_formula_are_neutralised(value, shown):
 # ----------------------------------------------------------------------------------------------------
 def _truth(app, code, name):
     from app.models import Table
-    from app.services import hands
+    from .web_support import server_game
 
     with app.app_context():
-        game = hands.game_of(Table.query.filter_by(code=code).one().current_hand)
+        game = server_game(Table.query.filter_by(code=code).one().current_hand)
         return (set(game.replay_state()["hands"][name]), list(game.prompts(name)),
                 {c.id: c.title for c in game.deck.cards}, {c.id: c.set_id for c in game.deck.cards})
 

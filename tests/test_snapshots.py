@@ -1,4 +1,4 @@
-"""Snapshots (app/services/snapshots.py) read a table as the ORM does: the same columns, the same values,
+"""Snapshots (app/store/snapshots.py) read a table as the ORM does: the same columns, the same values,
 the same properties, and the deal only when a game is built from it."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from sqlalchemy import event
 
 from app.db import db
 from app.models import Hand, Seat, Table
-from app.services import snapshots, tables
+from app.services import tables
+from app.store import snapshots
 
 from .web_support import for_play, open_table, seat_student, teacher_client
 
@@ -31,7 +32,7 @@ def test_a_snapshot_reads_what_the_orm_reads(app):
     seat_student(app, code, "Boris")
     assert teacher.post(f"/api/tables/{code}/start").status_code == 200
     with app.app_context():
-        row = tables.find(code)
+        row = Table.query.filter_by(code=code).one()
         snap = tables.read(code.lower())
         for name in snapshots.TABLE_FIELDS:
             assert getattr(snap, name) == getattr(row, name), name

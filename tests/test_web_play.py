@@ -9,7 +9,7 @@ import pytest
 import yaml
 from sqlalchemy.exc import IntegrityError
 
-from app import create_app
+from app import create_app, store
 from app.db import db
 from app.engine.record import load_record_text
 from app.engine.replay import replay
@@ -358,7 +358,7 @@ def test_a_game_survives_a_restart_from_the_database(play_app, tmp_path):
         player = students[public["game"]["turn"]]
         player.post(f"/api/tables/{code}/moves", json={"move": choose_move(get_state(player, code), deck, rng)})
     before = get_state(students["Anna"], code)
-    hands._games.clear()  # a new process: nothing cached
+    store.games.forget_all()  # a new process: nothing cached
     restarted = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": play_app.config["SQLALCHEMY_DATABASE_URI"],
                             "SECRET_KEY": play_app.config["SECRET_KEY"], "BOT_PACE_SECONDS": 0})
     restarted.test_client_class = CSRFClient
@@ -437,7 +437,7 @@ def test_a_named_ask_scores_and_keeps_its_text_in_the_log(play_app):
     player, ask = named
     assert ask["verdict"] == "almost" and ask["title"] == titles[ask["card"]]
     bonus = get_state(teacher, code)["game"]["bonus"][player]
-    hands._games.clear()  # another process: the game is rebuilt from the log, named texts included
+    store.games.forget_all()  # another process: the game is rebuilt from the log, named texts included
     assert get_state(teacher, code)["game"]["bonus"][player] == bonus >= 1
     with play_app.app_context():
         table = Table.query.filter_by(code=code).one()

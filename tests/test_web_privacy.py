@@ -12,9 +12,8 @@ import random
 import pytest
 
 from app.models import Table
-from app.services import hands
 
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, strings, \
+from .web_support import server_game, choose_move, deck_of, for_play, get_state, open_table, seat_student, strings, \
     teacher_client
 
 
@@ -52,14 +51,14 @@ class Watch:
         with self.app.app_context():
             table = Table.query.filter_by(code=self.code).one()
             hand = table.current_hand
-            game = hands.game_of(hand)
+            game = server_game(hand)
             if hand.id != self.hand_id:
                 self.hand_id, self.done = hand.id, 0
                 self.seen = {seat: set() for seat in (*game.players, PUBLIC)}
-            for event in game.events[self.done:]:
-                for seat, seen in self.seen.items():
-                    seen |= card_ids_in(event.seen_by(seat) if seat else event.public())
-            self.done = len(game.events)
+            for seat, seen in self.seen.items():
+                for event in game.events_seen_by(seat or None, self.done):
+                    seen |= card_ids_in(event)
+            self.done = game.event_count
             held = game.replay_state()["hands"]
             in_hands = {card for cards in held.values() for card in cards}
             down = {c for s in game.deck.sets if s.id in _down(game) for c in s.card_ids}

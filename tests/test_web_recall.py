@@ -12,10 +12,9 @@ import random
 import pytest
 
 from app.models import MoveRow, Table
-from app.services import hands
 from app.services.recall import cue
 
-from .web_support import deck_of, for_play, get_state, library_sets, open_table, seat_student, teacher_client
+from .web_support import server_game, deck_of, for_play, get_state, library_sets, open_table, seat_student, teacher_client
 
 
 @pytest.fixture
@@ -27,7 +26,7 @@ def truth(app, code, name):
     """What only the test knows: the player's hand and prompts by card id, and every card's title."""
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        game = hands.game_of(table.current_hand)
+        game = server_game(table.current_hand)
         return set(game.replay_state()["hands"][name]), list(game.prompts(name)), \
             {c.id: c.title for c in game.deck.cards}, table.current_hand.number
 
@@ -35,7 +34,7 @@ def truth(app, code, name):
 def laid_down_by(app, code, name):
     """The cards of the sets this player laid down (the hand they held them in)."""
     with app.app_context():
-        game = hands.game_of(Table.query.filter_by(code=code).one().current_hand)
+        game = server_game(Table.query.filter_by(code=code).one().current_hand)
         own = set(game.replay_state()["books"][name]) - set(game.prompts(name))
         return {c for s in game.deck.sets if s.id in own for c in s.card_ids} - set(game.prompts(name))
 

@@ -11,7 +11,7 @@ import yaml
 from flask.sessions import SecureCookieSessionInterface
 
 from app import create_app
-from app.services.codes import token_hash
+from app.store.codes import token_hash
 
 from .web_support import for_play, get_state, open_table, seat_student, teacher_client
 

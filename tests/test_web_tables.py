@@ -7,7 +7,7 @@ import pytest
 
 from app.models import Seat, Table
 from app.services import accounts
-from app.services.codes import CODE_ALPHABET, is_valid_code, normalize_code
+from app.store.codes import CODE_ALPHABET, is_valid_code, normalize_code
 
 from .web_support import for_play, get_state, open_table, seat_student, teacher_client
 

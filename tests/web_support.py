@@ -7,6 +7,8 @@ import random
 from flask.testing import FlaskClient
 from werkzeug.datastructures import Headers
 
+from app import store
+
 FOUR_SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}]
 
 
@@ -101,7 +103,7 @@ def deck_of(client, code):
 def library_sets(deck) -> dict[str, list[str]]:
     """A recall table's deck names no cards: the works of each set, as a student who learnt the deck knows
     them (from the library, not from anything the table sends)."""
-    from app.services.catalog import deck_by_ref
+    from app.store import deck_by_ref
 
     try:
         library = deck_by_ref(deck["id"].removesuffix("-double"))
@@ -174,13 +176,13 @@ def titles_of(app, code) -> dict[str, str]:
     """The test's own knowledge, which no screen has: every card of the running hand by its id and by
     the token a recall table sends for it (app/services/recall.py), with its title."""
     from app.models import Table
-    from app.services import hands, recall
+    from app.services import recall
 
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
         hand = table.current_hand
-        game = hands.game_of(hand)
-        mask = recall.Mask(table, hand, game, None)
+        game = server_game(hand)
+        mask = recall.Mask(table, hand, game.public_view(), game.deck)
         out = {c.id: c.title for c in game.deck.cards}
         out.update({mask.token(c.id): c.title for c in game.deck.cards})
         return out
@@ -197,3 +199,9 @@ def strings(value):
     elif isinstance(value, list):
         for item in value:
             yield from strings(item)
+
+
+def server_game(hand):
+    """The hand's game as this process's store holds it (a test reads it after the block lets it go)."""
+    with store.playing(hand) as game:
+        return game

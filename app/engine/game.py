@@ -15,6 +15,7 @@ from ..decks.errors import Sentence, Text
 from ..decks.model import Deck
 from .decks import deck_for
 from .events import Event
+from .outcome import Outcome
 from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
 from .answers import Verdict, grade
 from .options import Options, OptionsError
@@ -107,8 +108,11 @@ class Game:
         self._may_pass = False        # house rule: after a claim, the claimer may hand the turn on
         self._endgame_claimer: int | None = None
         self.moves: list[Move] = []
-        self.events: list[Event] = []
+        # Every event with its secrets: read only through a seat's eyes (events_seen_by, the views).
+        self._events: list[Event] = []
+        self._last_move_at = 0                 # where the events of the last move begin in _events
         self.last_ask: Event | None = None
+        self._last_answer: Event | None = None
 
         self._new_events: list[Event] = []
         self._logs: list[list[dict]] = [[] for _ in range(n)]
@@ -123,7 +127,8 @@ class Game:
         first = self.dealer if options.dealer_asks_first else (self.dealer + 1) % n
         self._begin_turn(first)
         self._settle()
-        self.events.extend(self._new_events)
+        self._events.extend(self._new_events)
+        self._last_move_at = len(self._events)  # the deal is no move: nothing is recent yet
 
     # ------------------------------------------------------------------------------------------
     # Set-up
@@ -317,6 +322,8 @@ class Game:
     def _emit(self, kind: str, secret: dict | None = None, owner: int | None = None, **data) -> Event:
         event = Event(kind, data, secret, None if owner is None else self.players[owner])
         self._new_events.append(event)
+        if kind == "answer":
+            self._last_answer = event
         if self.options.public_log:  # each seat's log is kept as it goes: a view copies it, never rebuilds it
             public = event.public()
             for log in self._logs:
@@ -373,9 +380,20 @@ class Game:
     def finished(self) -> bool:
         return self._sets_left == 0 and not any(self._prompts)
 
+    # ------------------------------------------------------------------------------------------
+    # Events, as one seat (or the public: None) saw them: the only way out of the game
+    # ------------------------------------------------------------------------------------------
     @property
-    def all_sets_down(self) -> bool:
-        return self._sets_left == 0
+    def event_count(self) -> int:
+        return len(self._events)
+
+    def events_seen_by(self, player: str | None, start: int = 0) -> list[dict]:
+        """The events from the `start`-th on (the deal's first), each as `player` saw it."""
+        return [event.seen_by(player) for event in self._events[start:]]
+
+    def recent(self, player: str | None) -> tuple[dict, ...]:
+        """The events of the last move as `player` saw them (none before the first move)."""
+        return tuple(event.seen_by(player) for event in self._events[self._last_move_at:])
 
     @property
     def turn(self) -> str | None:
@@ -409,7 +427,8 @@ class Game:
             raise IllegalMove("not-allowed", "this is not a move of this game", move)
         self._settle()
         self.moves.append(move)
-        self.events.extend(self._new_events)
+        self._last_move_at = len(self._events)
+        self._events.extend(self._new_events)
         return self._new_events
 
     def _settle(self) -> None:
@@ -896,25 +915,33 @@ class Game:
         best = max(scores.values())
         return [name for name, score in scores.items() if score == best]
 
+    def outcome(self) -> Outcome:
+        """The scores, sets and winners as they stand (the winners once the hand is finished)."""
+        view = self._public_fields()
+        return Outcome(finished=self.finished, players=self.players, dealer=view["dealer"], scores=view["scores"],
+                       bonus=view["bonus"], books=view["books"], winners=tuple(self.winners()), teams=self.teams,
+                       team_scores=view["team_scores"], team_books=view["team_books"], cancelled=view["cancelled"])
+
     def replay_state(self) -> dict:
         """The whole state, every hand included, in the shape of `authors replay --json`.
 
         For the record reader only (it knows the whole deal anyway); screens get views."""
         team_scores = self.team_scores()
+        outcome = self.outcome()
         return {
-            "finished": self.finished,
+            "finished": outcome.finished,
             "turn": self.turn,
             "hands": {name: list(self._hand_ids(i)) for i, name in enumerate(self.players)},
             "books": {name: [self._set_ids[s] for s in self._books[i]] for i, name in enumerate(self.players)},
             "pending": {name: len(self._prompts[i]) for i, name in enumerate(self.players)},
             "bonus": {name: self._bonus[i] for i, name in enumerate(self.players)},
-            "scores": self.scores(),
+            "scores": dict(outcome.scores),
             "stock": len(self._stock),
             "teams": None if self.teams is None else [
                 {"players": list(members), "books": [self._set_ids[s] for s in self._team_books[t]],
                  "score": team_scores[t]} for t, members in enumerate(self.teams)],
-            "cancelled": list(self._cancelled),
-            "winners": self.winners(),
+            "cancelled": list(outcome.cancelled),
+            "winners": list(outcome.winners),
         }
 
     def _public_fields(self) -> dict:
@@ -938,6 +965,7 @@ class Game:
             team_scores=None if self._team_of is None else tuple(self.team_scores()),
             stock=len(self._stock),
             last_ask=None if self.last_ask is None else self.last_ask.public(),
+            last_answer=None if self._last_answer is None else self._last_answer.public(),
             log=None,
             winners=tuple(self.winners()) if self._sets_left == 0 else (),
             version=len(self.moves),
@@ -947,7 +975,8 @@ class Game:
         """What the whole table may see: the projector's view."""
         fields = self._public_fields()
         if self.options.public_log:
-            fields["log"] = tuple(e.public() for e in self.events)
+            fields["log"] = tuple(e.public() for e in self._events)
+        fields["recent"] = self.recent(None)
         return PublicView(**fields)
 
     def view(self, player: str) -> PlayerView:
@@ -957,6 +986,7 @@ class Game:
         fields = self._public_fields()
         if self.options.public_log:
             fields["log"] = tuple(self._logs[seat])
+        fields["recent"] = self.recent(player)
         return PlayerView(
             **fields,
             seat=player,

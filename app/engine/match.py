@@ -1,8 +1,13 @@
-"""A match: hands in series, the deal rotating clockwise, to a fixed number of hands or a target score."""
+"""A match: hands in series, the deal rotating clockwise, to a fixed number of hands or a target score.
+
+The arithmetic is pure functions of each hand's scores in seat order (`seat_totals`, `regular_play_over`,
+`leaders`, `tie_break_due`, `match_winners`): `Match` plays a match with them, and the web app, which
+stores each hand's result, counts its tables' matches with the same functions.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from ..decks.errors import N_
 from ..decks.model import Deck
@@ -23,6 +28,48 @@ class MatchFormat:
             raise SetupError(N_("a match has at least one hand"))
         if self.target is not None and self.target < 1:
             raise SetupError(N_("a target score is at least 1"))
+
+
+MAX_HANDS = 50  # a first-to-N match ends here whatever the scores
+
+
+def seat_totals(hands: Iterable[Sequence[int]], seats: int) -> list[int]:
+    """Each seat's total over the hands counted, given each hand's scores in seat order."""
+    totals = [0] * seats
+    for scores in hands:
+        for seat, score in enumerate(scores):
+            if seat >= len(totals):
+                totals.extend([0] * (seat + 1 - len(totals)))
+            totals[seat] += score
+    return totals
+
+
+def regular_play_over(format: MatchFormat, hands_played: int, totals: Sequence[int]) -> bool:
+    """Whether the hands of the match proper are all played (a tie-break hand may follow)."""
+    if format.hands is not None:
+        return hands_played >= format.hands
+    assert format.target is not None
+    return hands_played >= MAX_HANDS or max(totals, default=0) >= format.target
+
+
+def leaders(totals: Sequence[int]) -> list[int]:
+    """The seats with the best total."""
+    best = max(totals, default=0)
+    return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def tie_break_due(format: MatchFormat, totals: Sequence[int]) -> bool:
+    return format.tie_break and len(leaders(totals)) > 1
+
+
+def match_winners(totals: Sequence[int], tie_break: Sequence[int] | None = None) -> list[int]:
+    """The winning seats of a finished match: the leaders, or those of them who scored best in the
+    tie-break hand (its scores in seat order) when one was played."""
+    best = leaders(totals)
+    if tie_break is None:
+        return best
+    top = max(tie_break[seat] for seat in best)
+    return [seat for seat in best if tie_break[seat] == top]
 
 
 @dataclass
@@ -59,10 +106,11 @@ class Match:
     def _deal_next(self) -> None:
         self.hands.append(self._new_game(len(self.hands)))
 
+    def _seat_totals(self) -> list[int]:
+        return [self.totals[name] for name in self.players]
+
     def _regular_play_over(self) -> bool:
-        if self.format.hands is not None:
-            return len(self.hands) >= self.format.hands
-        return max(self.totals.values()) >= self.format.target
+        return regular_play_over(self.format, len(self.hands), self._seat_totals())
 
     def hand_finished(self) -> None:
         """Call when the current hand is finished: counts it, then deals the next hand if the match goes on."""
@@ -82,8 +130,7 @@ class Match:
             self.tie_break_hand = self._new_game(len(self.hands))
 
     def _leaders(self) -> list[str]:
-        best = max(self.totals.values())
-        return [name for name, total in self.totals.items() if total == best]
+        return [self.players[seat] for seat in leaders(self._seat_totals())]
 
     @property
     def over(self) -> bool:
@@ -92,14 +139,13 @@ class Match:
         return self.counted == len(self.hands) and self._regular_play_over() and not self._tie_break_due()
 
     def _tie_break_due(self) -> bool:
-        return self.format.tie_break and self.tie_break_hand is None and len(self._leaders()) > 1
+        return self.tie_break_hand is None and tie_break_due(self.format, self._seat_totals())
 
     def winners(self) -> list[str]:
         if not self.over:
             return []
-        leaders = self._leaders()
-        if self.tie_break_hand is None:
-            return leaders
-        scores = self.tie_break_hand.scores()
-        best = max(scores[name] for name in leaders)
-        return [name for name in leaders if scores[name] == best]
+        extra = None
+        if self.tie_break_hand is not None:
+            scores = self.tie_break_hand.scores()
+            extra = [scores[name] for name in self.players]
+        return [self.players[seat] for seat in match_winners(self._seat_totals(), extra)]

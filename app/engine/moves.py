@@ -1,7 +1,13 @@
-"""Moves: small frozen values. Players are named as at the table; sets and cards by their deck ids."""
+"""Moves: small frozen values. Players are named as at the table; sets and cards by their deck ids.
+
+Each move type is also its own codec: `to_dict()` writes the shape of the record spec
+({"player": "Ann", "ask": "Boris", "set": "9"}), `move_from_dict` reads it back, and `renamed` gives the
+move with a player called by another name. Records, the API, the stored log and renames all use these.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -14,12 +20,31 @@ class Ask:
     card: str | None = None
     named: str | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "ask": self.target}
+        if self.set is not None:
+            out["set"] = self.set
+        if self.card is not None:
+            out["card"] = self.card
+        if self.named is not None:
+            out["named"] = self.named
+        return out
+
+    def renamed(self, old: str, new: str) -> "Ask":
+        return replace(self, player=_swap(self.player, old, new), target=_swap(self.target, old, new))
+
 
 @dataclass(frozen=True)
 class Answer:
     """Name the work of the oldest card still waiting for a name; text None passes."""
     player: str
     text: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "answer": self.text}
+
+    def renamed(self, old: str, new: str) -> "Answer":
+        return replace(self, player=_swap(self.player, old, new))
 
 
 @dataclass(frozen=True)
@@ -33,8 +58,12 @@ class Claim:
     def of(cls, player: str, set_id: str, holders: dict[str, list[str] | tuple[str, ...]]) -> "Claim":
         return cls(player, set_id, tuple((name, tuple(cards)) for name, cards in holders.items()))
 
-    def holders_dict(self) -> dict[str, tuple[str, ...]]:
-        return dict(self.holders)
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "claim": self.set, "holders": {name: list(cards) for name, cards in self.holders}}
+
+    def renamed(self, old: str, new: str) -> "Claim":
+        return replace(self, player=_swap(self.player, old, new),
+                       holders=tuple((_swap(name, old, new), cards) for name, cards in self.holders))
 
 
 @dataclass(frozen=True)
@@ -43,8 +72,40 @@ class PassTurn:
     player: str
     to: str
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "pass_to": self.to}
+
+    def renamed(self, old: str, new: str) -> "PassTurn":
+        return replace(self, player=_swap(self.player, old, new), to=_swap(self.to, old, new))
+
 
 Move = Ask | Answer | Claim | PassTurn
+
+# Each kind of move by the key that names it in a record, with the keys it may carry.
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {
+    "ask": ("player", "ask", "set", "card", "named"),
+    "answer": ("player", "answer"),
+    "claim": ("player", "claim", "holders"),
+    "pass_to": ("player", "pass_to"),
+}
+
+
+def move_from_dict(data: dict[str, Any]) -> Move:
+    """The move a dict of `to_dict()`'s shape describes (keys beside the move's own are ignored: the
+    stored log keeps a hint taken there). The values are taken as they are: a record's reader and the
+    API's schemas check them first."""
+    player = data["player"]
+    if "ask" in data:
+        return Ask(player, data["ask"], set=data.get("set"), card=data.get("card"), named=data.get("named"))
+    if "answer" in data:
+        return Answer(player, data["answer"])
+    if "claim" in data:
+        return Claim.of(player, data["claim"], data["holders"])
+    return PassTurn(player, data["pass_to"])
+
+
+def _swap(name: str, old: str, new: str) -> str:
+    return new if name == old else name
 
 
 def N_(text: str) -> str:

@@ -19,7 +19,7 @@ from ..decks.loader import deck_from_node
 from ..decks.model import Deck
 from ..decks.yamlsafe import compose, decode
 from .game import Game, SetupError
-from .moves import Answer, Ask, Claim, Move, PassTurn
+from .moves import MOVE_FIELDS, Move, move_from_dict
 from .options import PRESETS, OptionsError, make_options
 
 FORMAT = "authors-record/1"
@@ -27,7 +27,7 @@ FORMAT = "authors-record/1"
 RECORD_DEPTH = 8
 RECORD_KEYS = ("format", "rules", "options", "deck", "players", "dealer", "teams", "hands", "stock", "seed",
                "moves")
-MOVE_KINDS = ("ask", "answer", "claim", "pass_to")
+MOVE_KINDS = tuple(MOVE_FIELDS)  # ask, answer, claim, pass_to
 NULL_TAG = "tag:yaml.org,2002:null"
 
 
@@ -80,7 +80,7 @@ class Record:
             out["stock"] = list(self.stock)
         if self.seed is not None and self.hands is None:
             out["seed"] = self.seed
-        out["moves"] = [move_to_dict(m) for m in self.moves]
+        out["moves"] = [m.to_dict() for m in self.moves]
         return out
 
     def to_yaml(self) -> str:
@@ -100,26 +100,26 @@ def record_of(game: Game) -> Record:
         moves=list(game.moves), deck_inline=builtin is None or builtin != game.source_deck)
 
 
+def renamed_header(header: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    """A record (or a record's header: the deal without its moves) with the player `old` called `new`."""
+    def swap(name: str) -> str:
+        return new if name == old else name
+
+    header = dict(header)
+    header["players"] = [swap(p) for p in header["players"]]
+    if header.get("dealer") is not None:
+        header["dealer"] = swap(header["dealer"])
+    if header.get("teams"):
+        header["teams"] = [[swap(p) for p in team] for team in header["teams"]]
+    if header.get("hands"):
+        header["hands"] = {swap(k): v for k, v in header["hands"].items()}
+    if header.get("moves"):
+        header["moves"] = [move_from_dict(m).renamed(old, new).to_dict() for m in header["moves"]]
+    return header
+
+
 def _alternate(players: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return (tuple(players[0::2]), tuple(players[1::2]))
-
-
-def move_to_dict(move: Move) -> dict[str, Any]:
-    if isinstance(move, Ask):
-        out: dict[str, Any] = {"player": move.player, "ask": move.target}
-        if move.set is not None:
-            out["set"] = move.set
-        if move.card is not None:
-            out["card"] = move.card
-        if move.named is not None:
-            out["named"] = move.named
-        return out
-    if isinstance(move, Answer):
-        return {"player": move.player, "answer": move.text}
-    if isinstance(move, Claim):
-        return {"player": move.player, "claim": move.set,
-                "holders": {name: list(cards) for name, cards in move.holders}}
-    return {"player": move.player, "pass_to": move.to}
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -301,29 +301,23 @@ class _RecordReader:
             raise self.fail(node, f'{what} has no "player"')
         if len(kinds) != 1:
             raise self.fail(node, f"{what} needs exactly one of {', '.join(MOVE_KINDS)}")
-        allowed = {"ask": ("player", "ask", "set", "card", "named"), "answer": ("player", "answer"),
-                   "claim": ("player", "claim", "holders"), "pass_to": ("player", "pass_to")}[kinds[0]]
+        allowed = MOVE_FIELDS[kinds[0]]
         for key, (key_node, _) in fields.items():
             if key not in allowed:
                 raise self.fail(key_node, f'{what}: unknown key "{key}" for this kind of move')
-        player = self.text(fields["player"][1], f"{what}: player")
+        data: dict[str, Any] = {"player": self.text(fields["player"][1], f"{what}: player")}
         kind = kinds[0]
-        if kind == "ask":
-            target = self.text(fields["ask"][1], f"{what}: ask")
-            set_id = self.text(fields["set"][1], f"{what}: set") if "set" in fields else None
-            card_id = self.text(fields["card"][1], f"{what}: card") if "card" in fields else None
-            named = self.text(fields["named"][1], f"{what}: named", allow_null=True) if "named" in fields else None
-            return Ask(player, target, set=set_id, card=card_id, named=named)
-        if kind == "answer":
-            return Answer(player, self.text(fields["answer"][1], f"{what}: answer", allow_null=True))
-        if kind == "pass_to":
-            return PassTurn(player, self.text(fields["pass_to"][1], f"{what}: pass_to"))
-        set_id = self.text(fields["claim"][1], f"{what}: claim")
-        if "holders" not in fields:
-            raise self.fail(node, f'{what}: a claim names the "holders" of the set\'s cards')
-        holders = tuple((name, tuple(self.text_list(cards, f"{what}: holders of {name}")))
-                        for name, (_, cards) in self.mapping(fields["holders"][1], f"{what}: holders").items())
-        return Claim(player, set_id, holders)
+        for key in allowed[1:]:
+            if key == "holders":
+                continue
+            if key in fields:
+                data[key] = self.text(fields[key][1], f"{what}: {key}", allow_null=key in ("named", "answer"))
+        if kind == "claim":
+            if "holders" not in fields:
+                raise self.fail(node, f'{what}: a claim names the "holders" of the set\'s cards')
+            data["holders"] = {name: self.text_list(cards, f"{what}: holders of {name}")
+                               for name, (_, cards) in self.mapping(fields["holders"][1], f"{what}: holders").items()}
+        return move_from_dict(data)
 
 
 def _is_null(node: yaml.Node) -> bool:

@@ -5,7 +5,7 @@ import time
 from typing import Any
 
 from ..decks.model import Deck
-from .bots import make_bot
+from .bots import Bot, make_bot
 from .game import Game
 from .options import make_options
 
@@ -38,7 +38,7 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
         game = Game(deck, options, names, seed=seed * 1_000_003 + g, rules=rules)
         players_bots = {names[seat]: make_bot(bots[slot_at[seat]], seed * 7919 + g * players + seat)
                         for seat in range(players)}
-        _show(players_bots, game.events)  # the deal's events: sets laid down at once
+        _show(players_bots, game, 0)  # the deal's events: sets laid down at once
         moves = 0
         while not game.finished:
             actor = game.turn
@@ -54,12 +54,14 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
                     timings.append(spent)
             else:
                 move = bot.choose(view)
-            _show(players_bots, game.apply(move))
+            seen = game.event_count
+            game.apply(move)
+            _show(players_bots, game, seen)
             moves += 1
             if moves > MAX_MOVES:
                 raise StalledGame(f"game {g} did not end within {MAX_MOVES} moves")
         total_moves += moves
-        winners = game.winners()
+        winners = game.outcome().winners
         # Ties are shared; in a team game every member scores their team's share.
         share = 1 / (len(winners) / (players // 2) if game.teams else len(winners))
         for name in winners:
@@ -74,8 +76,9 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
     }
 
 
-def _show(players_bots: dict, events: list) -> None:
-    """Every bot sees each move's events as its own seat saw them (never another seat's secret draw)."""
-    if events:
+def _show(players_bots: dict[str, Bot], game: Game, start: int) -> None:
+    """Every bot sees the events from `start` on as its own seat saw them (never another seat's secret
+    draw)."""
+    if game.event_count > start:
         for name, bot in players_bots.items():
-            bot.observe([event.seen_by(name) for event in events])
+            bot.observe(game.events_seen_by(name, start))

@@ -10,8 +10,8 @@ def tell(game, numbered: tuple[int, Move] | None, events: list[Event]) -> list[s
     if numbered is None:  # the opening: who plays, who deals, what went down from the deal
         lines = [f"{game.rules} with {deck.title}: {', '.join(game.players)}; "
                  f"{game.players[game.dealer]} deals."]
-        lines += [f"   {e.data['player']} lays down {deck.set(e.data['set']).name} from the deal."
-                  for e in game.events if e.kind == "laid-down"]
+        lines += [f"   {e['player']} lays down {deck.set(e['set']).name} from the deal."
+                  for e in game.events_seen_by(None) if e["type"] == "laid-down"]
         return lines
     number, move = numbered
     lines = []

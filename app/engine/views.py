@@ -35,6 +35,10 @@ class AskChoices(Sequence):
         return f"AskChoices({self.player!r}, {len(self)} asks)"
 
 
+# Sent apart from the view's facts (state.py): the recent events and the last naming go beside the game.
+NOT_IN_DICT = ("options", "deck", "asks", "recent", "last_answer")
+
+
 @dataclass(frozen=True)
 class PublicView:
     """What every player at the table (and the projector) may see."""
@@ -58,11 +62,13 @@ class PublicView:
     log: tuple[dict, ...] | None  # None where the rules forbid notes (Literature)
     winners: tuple[str, ...]
     version: int
+    last_answer: dict | None      # the latest naming of a work, whoever made it
+    recent: tuple[dict, ...]      # the events of the last move, as this view's reader saw them
 
     def to_dict(self, plain: bool = True) -> dict[str, Any]:
         """The view's facts by name (not its options, deck or ask choices). `plain=False` leaves the
         values as the engine holds them (tuples, shared dicts): for a JSON encoder, which needs no copy."""
-        fields = (name for name in self.__dataclass_fields__ if name not in ("options", "deck", "asks"))
+        fields = (name for name in self.__dataclass_fields__ if name not in NOT_IN_DICT)
         if not plain:
             return {name: getattr(self, name) for name in fields}
         return {name: _plain(getattr(self, name)) for name in fields}

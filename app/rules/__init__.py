@@ -15,14 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ..languages import DEFAULT_LANGUAGE, LANGUAGES
 from .markup import (Block, BulletList, Inline, MarkupError, Paragraph, Run, Section, parse, plain)
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
 PRESETS: tuple[str, ...] = ("standard", "classic", "go-fish", "literature")
-# The interface's five languages (app.i18n.LANGUAGES), each by its own name.
-LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português",
-                             "it": "Italiano"}
-DEFAULT_LANGUAGE = "en"
 SECTIONS: tuple[str, ...] = ("goal", "setup", "turn", "sets", "end", "example")
 
 __all__ = ["PRESETS", "LANGUAGES", "DEFAULT_LANGUAGE", "SECTIONS", "RulesPage", "RulesError", "UnknownPreset",

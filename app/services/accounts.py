@@ -16,7 +16,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..db import begin_write, db
 from ..models import Invitation, Teacher, TeacherLogin
 from . import ratelimit
-from .codes import name_key, new_token, token_hash, token_matches
+from ..store.codes import name_key, new_token, token_hash, token_matches
 from .errors import BadRequest, Conflict, NotFound, ServiceError, TooManyAttempts
 
 NAME_MIN, NAME_MAX = 2, 60

@@ -1,10 +1,9 @@
-"""Moves as JSON and as the engine's values. The record's shape: {"ask": "Boris", "set": "9"} ..."""
+"""A move sent by a screen, as the engine's value (the move types are their own codec: app/engine/moves.py)."""
 from __future__ import annotations
 
 from flask_babel import gettext as _
 
 from ..engine.moves import Answer, Ask, Claim, Move, PassTurn
-from ..engine.record import move_to_dict
 from . import schemas
 from .errors import BadRequest
 
@@ -20,19 +19,3 @@ def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.Claim
     if isinstance(move, schemas.PassMove):
         return PassTurn(player, move.pass_to)
     return Claim.of(player, move.claim, move.holders)
-
-
-def move_from_row(data: dict) -> Move:
-    """A stored move (written by move_to_dict)."""
-    player = data["player"]
-    if "ask" in data:
-        return Ask(player, data["ask"], set=data.get("set"), card=data.get("card"), named=data.get("named"))
-    if "answer" in data:
-        return Answer(player, data["answer"])
-    if "claim" in data:
-        return Claim.of(player, data["claim"], data["holders"])
-    return PassTurn(player, data["pass_to"])
-
-
-def move_to_row(move: Move) -> dict:
-    return move_to_dict(move)

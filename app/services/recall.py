@@ -31,9 +31,11 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
+from .. import store
 from ..engine.answers import Verdict, grade
 from ..engine.moves import Ask
 from ..engine.options import Options
+from ..engine.views import PlayerView, PublicView
 from .errors import Refused
 
 CARD_KEYS = ("card",)
@@ -56,21 +58,21 @@ def _key(table, hand) -> bytes:
 class Mask:
     """The game as one reader (a seat's name, or None for the public, projector and teacher) may read it."""
 
-    def __init__(self, table, hand, game, viewer: str | None):
-        self.game, self.viewer = game, viewer
-        self.deck = game.deck
+    def __init__(self, table, hand, view: PublicView, deck):
+        """`view`: the reader's view (a seat's, or the public one); `deck`: the deck as played."""
+        self.viewer = view.seat if isinstance(view, PlayerView) else None
+        self.deck = deck
         self.key = _key(table, hand)
         self._tokens: dict[str, str] = {}
         self.named: dict[str, str] = {}        # token -> card id, every token this reader was sent
         self.revealed: set[str] = set()          # cards revealed to this reader by a verdict of theirs
-        state = game.replay_state()
-        prompts = set(game.prompts(viewer)) if viewer else set()
-        down = set(state["cancelled"]) | {s for books in state["books"].values() for s in books}
+        prompts = set(view.prompts) if isinstance(view, PlayerView) else set()
+        down = set(view.cancelled) | {s for books in view.books.values() for s in books}
         self.down_cards = [c for s in self.deck.sets if s.id in down for c in s.card_ids]
         known = set()
-        if viewer:  # their hand, and the sets they laid down themselves (cards of other hands stay unnamed)
-            known |= set(state["hands"][viewer])
-            own = set(state["books"].get(viewer, ()))
+        if isinstance(view, PlayerView):  # their hand, and the sets they laid down themselves
+            known |= set(view.hand)
+            own = set(view.books.get(view.seat, ()))
             known |= {c for s in self.deck.sets if s.id in own for c in s.card_ids}
         self.known = known - prompts
         self.prompts = prompts
@@ -198,12 +200,10 @@ def typed_ask(move: Ask, deck, options: Options) -> Ask:
 
 def masked_result(table, hand, result: list[dict], viewer: str) -> list[dict]:
     """A move's events as its player saw them, masked for them (`hand`: the hand the move was played in)."""
-    from . import hands
-
-    with hands.lock(hand):
-        game = hands.game_of(hand)
-        mask = Mask(table, hand, game, viewer)
-        return mask.events(result)
+    with store.playing(hand) as game:
+        view = game.view(viewer) if viewer in game.players else game.public_view()
+        deck = game.deck
+    return Mask(table, hand, view, deck).events(result)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -234,27 +234,25 @@ def cue(title: str, level: int) -> str:
 def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str, Any]:
     """A cue for the oldest card the seat is to name; or, typing a named ask for `set_id`, one for each
     work of that author the seat lacks."""
-    from . import hands
     from .errors import Conflict
 
     hand = table.current_hand
     if hand is None or table.status != "playing":
         raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
-    with hands.lock(hand):
-        game = hands.game_of(hand)
-        if seat_name not in game.players:
-            raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
-        prompts = game.prompts(seat_name)
-        if prompts:
-            _remember_hint(table, seat_name, level)
-            return {"level": level, "hint": cue(game.deck.card(prompts[0]).title, level)}
-        view = game.view(seat_name)
-        if set_id is None or view.asks is None or view.asks.ask_by != "card" or not game.deck.has_set(set_id):
-            raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
-        held = set(view.hand)
-        lacking = sorted(c.title for c in game.deck.set(set_id).cards if c.id not in held)
+    with store.playing(hand) as game:
+        view = game.view(seat_name) if seat_name in game.players else None
+    if view is None:
+        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+    deck = view.deck
+    if view.prompts:
         _remember_hint(table, seat_name, level)
-        return {"level": level, "hint": " · ".join(cue(title, level) for title in lacking)}
+        return {"level": level, "hint": cue(deck.card(view.prompts[0]).title, level)}
+    if set_id is None or view.asks is None or view.asks.ask_by != "card" or not deck.has_set(set_id):
+        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+    held = set(view.hand)
+    lacking = sorted(c.title for c in deck.set(set_id).cards if c.id not in held)
+    _remember_hint(table, seat_name, level)
+    return {"level": level, "hint": " · ".join(cue(title, level) for title in lacking)}
 
 
 def _remember_hint(table, seat_name: str, level: int) -> None:
@@ -299,12 +297,15 @@ def hinted(move, options: Options):
     return None
 
 
-def with_hint(result: list[dict], extra: dict, game_grade) -> list[dict]:
-    """The move's events as the hinted student sees them: what they typed, and its verdict."""
+def with_hint(result: list[dict], extra: dict, deck, options: Options) -> list[dict]:
+    """The move's events as the hinted student sees them: what they typed, and its verdict (`deck`: the
+    deck as played)."""
     out = []
     for event in result:
         if event.get("type") in ("answer", "ask") and event.get("card") is not None and (
                 event["type"] == "answer" or "named" in event):
-            event = dict(event, hinted=extra["hinted"], verdict=game_grade(extra["hinted"], event["card"]).value)
+            card = deck.card(event["card"])
+            verdict = grade(extra["hinted"], card, deck.set(card.set_id).cards, options.answers)
+            event = dict(event, hinted=extra["hinted"], verdict=verdict.value)
         out.append(event)
     return out

@@ -21,11 +21,11 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
-from .catalog import SNAPSHOT_PREFIX
-from .codes import is_valid_code, normalize_code
+from ..store import SNAPSHOT_PREFIX
+from ..store.codes import is_valid_code, normalize_code
 from .errors import BadRequest, NotFound
-from .hands import game_from_header
-from .moves import move_from_row
+from ..store import game_from_header
+from ..engine.moves import move_from_dict
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 3 * 366
@@ -224,7 +224,8 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         line.hands += 1
         for row in rows:
             stored = row.data
-            for event in game.apply(move_from_row(stored)):
+            game.apply(move_from_dict(stored))
+            for event in game.recent(None):  # the move's events as the table saw them
                 answer = _answer_of(game, event, stored)
                 if answer is None:
                     continue
@@ -264,15 +265,15 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
     return Report(when, ordered_tables, ordered_students, answers, ordered_decks, cut)
 
 
-def _answer_of(game, event, stored: dict) -> tuple[str, str, str | None, str, str] | None:
+def _answer_of(game, event: dict, stored: dict) -> tuple[str, str, str | None, str, str] | None:
     """(player, card, typed, verdict, kind) when the event is a naming: an answer to a prompt, or a named
     ask (one that carried `named`, or was played without it because the student took a hint: the move's
     row keeps `hint` and what was typed, `hinted`). None otherwise."""
-    data = event.data
+    data = event
     hint = stored.get("hint")
-    if event.kind == "answer":
+    if event["type"] == "answer":
         kind, typed = "answer", data["text"]
-    elif event.kind == "ask" and "verdict" in data and data.get("card") and ("named" in stored or hint):
+    elif event["type"] == "ask" and "verdict" in data and data.get("card") and ("named" in stored or hint):
         kind, typed = "ask", data["named"]
     else:
         return None

@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 from ..engine.bots import BOTS
 from ..engine.moves import N_
 from ..engine.options import PRESETS
-from ..i18n import LANGUAGES
+from ..languages import LANGUAGES
 from .errors import BadRequest
 
 MAX_SEATS = 22

@@ -14,11 +14,9 @@ from typing import Any
 from ..engine.decks import deck_for
 from ..engine.options import make_options
 from ..engine.views import PlayerView
-from ..models import Seat, Table
+from .. import store
+from ..store import deck_by_ref
 from . import hands, recall
-from .catalog import deck_by_ref
-
-PRIMARY = ("ask", "answer", "claim", "pass")  # the first event of every move
 
 
 @lru_cache(maxsize=64)
@@ -26,7 +24,7 @@ def _deck_played(deck_id: str, rules: str, options_json: str):
     return deck_for(deck_by_ref(deck_id), make_options(rules, json.loads(options_json)))
 
 
-def played_deck(table: Table):
+def played_deck(table):
     return _deck_played(table.deck_id, table.rules, table.options_json)
 
 
@@ -35,12 +33,12 @@ def _options(rules: str, options_json: str):
     return make_options(rules, json.loads(options_json or "{}"))
 
 
-def table_options(table: Table):
+def table_options(table):
     """The table's options (worked out once per process)."""
     return _options(table.rules, table.options_json)
 
 
-def deck_dict(table: Table) -> dict[str, Any]:
+def deck_dict(table) -> dict[str, Any]:
     """The deck as played (regrouped or doubled as the options say): public, the same for everyone. A
     recall table (app/services/recall.py) sends its sets only: no card ids, no titles."""
     deck = played_deck(table)
@@ -53,7 +51,7 @@ def deck_dict(table: Table) -> dict[str, Any]:
                      for s in deck.sets]}
 
 
-def seat_dict(seat: Seat, held: set[int] | None = None) -> dict[str, Any]:
+def seat_dict(seat, held: set[int] | None = None) -> dict[str, Any]:
     return {"position": seat.position, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "vacant": seat.vacant, "here": seat.position in (held or ())}
 
@@ -64,7 +62,7 @@ def _options_dict(rules: str, options_json: str) -> dict[str, Any]:
     return make_options(rules, json.loads(options_json or "{}")).to_dict()
 
 
-def summary(table: Table) -> dict[str, Any]:
+def summary(table) -> dict[str, Any]:
     """The table without any game state: for lists, lobbies and every state."""
     deck = played_deck(table)
     current = table.current_hand
@@ -106,31 +104,11 @@ def game_dict(view) -> dict[str, Any]:
     return out
 
 
-def _events_for(events, name: str | None) -> list[dict]:
-    return [event.seen_by(name) if name else event.public() for event in events]
-
-
-def _recent(game, name: str | None) -> list[dict]:
-    """The events of the last move, as this seat saw them."""
-    events = game.events
-    for start in range(len(events) - 1, -1, -1):
-        if events[start].kind in PRIMARY:
-            return _events_for(events[start:], name)
-    return []
-
-
-def _last_answer(game) -> dict | None:
-    for event in reversed(game.events):
-        if event.kind == "answer":
-            return event.public()
-    return None
-
-
-def finished_hands(table: Table) -> list[dict[str, Any]]:
+def finished_hands(table) -> list[dict[str, Any]]:
     return [{"number": hand.number, **hand.result} for hand in table.hands if hand.result_json]
 
 
-def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = None,
+def table_state(table, seat=None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
     out = summary(table)
     out["seats"] = [seat_dict(s, held) for s in table.seats]
@@ -141,20 +119,20 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
     poll = int(hands.setting("POLL_MS"))
     hand = table.current_hand
     if hand is not None:
-        with hands.lock(hand):
-            game = hands.game_of(hand)
+        with store.playing(hand) as game:
             name = seat.name if seat is not None and seat.name in game.players else None
             view = game.view(name) if name else game.public_view()
-            out["game"] = game_dict(view)
-            out["recent"] = _recent(game, name)
-            out["last_answer"] = _last_answer(game)
-            if recall.active(view.options if name else table_options(table)):
-                mask = recall.Mask(table, hand, game, name)
-                out["game"] = mask.game_dict(out["game"])
-                out["recent"] = mask.events(out["recent"])
-                out["last_answer"] = mask.event(out["last_answer"])
-                out["cards"] = mask.cards()
-            actor = game.turn
+        # From here on only the view: what this reader may know (the game stays in the store).
+        out["game"] = game_dict(view)
+        out["recent"] = list(view.recent)
+        out["last_answer"] = view.last_answer
+        if recall.active(table_options(table)):
+            mask = recall.Mask(table, hand, view, game.deck)
+            out["game"] = mask.game_dict(out["game"])
+            out["recent"] = mask.events(out["recent"])
+            out["last_answer"] = mask.event(out["last_answer"])
+            out["cards"] = mask.cards()
+        actor = view.turn
         if table.status == "playing" and any(s.kind == "computer" and s.name == actor for s in table.seats):
             pace = hands.pace(table)
             poll = max(100, min(poll, int(pace * 1000) or 100))
@@ -162,7 +140,7 @@ def table_state(table: Table, seat: Seat | None = None, held: set[int] | None = 
     return out
 
 
-def overview(tables: list[Table]) -> list[dict[str, Any]]:
+def overview(tables: list) -> list[dict[str, Any]]:
     """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings."""
     rows = []
     for table in tables:
@@ -170,8 +148,7 @@ def overview(tables: list[Table]) -> list[dict[str, Any]]:
         row["turn"] = row["scores"] = None
         hand = table.current_hand
         if hand is not None and table.status == "playing":
-            with hands.lock(hand):
-                view = hands.game_of(hand).public_view()
-            row["turn"], row["scores"] = view.turn, dict(view.scores)
+            with store.playing(hand) as game:
+                row["turn"], row["scores"] = game.turn, dict(game.outcome().scores)
         rows.append(row)
     return rows

@@ -3,23 +3,23 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..db import db, write_lock
+from .. import store
+from ..db import db
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
-from ..i18n import DEFAULT_LANGUAGE, LANGUAGES, translated
+from ..languages import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import Seat, Table
-from . import hands, schemas, snapshots, studio
-from .codes import NameProblem, clean_name, is_valid_code, name_key, new_code, new_token, normalize_code, \
-    token_hash, token_matches
+from . import hands, schemas, studio
+from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
 from .errors import BadRequest, Conflict, Forbidden, NotFound
-from .snapshots import TableSnapshot
+from ..store import TableSnapshot
 
 OPEN_STATUSES = ("lobby", "playing", "finished")
 
@@ -32,34 +32,29 @@ def _no_table(code: Any) -> NotFound:
                       code=str(code)[:12]), code="unknown-code")
 
 
-def find(code: str) -> Table:
-    """The table with its seats (joined) and its hands (a second query, without their deals: joining both
-    collections would read seats x hands rows), as ORM instances: for whatever changes the table."""
-    clean = normalize_code(code)
-    table = (Table.query.options(joinedload(Table.seats)).filter_by(code=clean)
-             .one_or_none() if is_valid_code(clean) else None)
-    if table is None:
-        raise _no_table(code)
-    return table
-
-
 def read(code: str) -> TableSnapshot:
-    """The table, its seats and hands as plain values (snapshots.py): for a screen's state and a move,
-    the requests every screen makes all the time."""
-    clean = normalize_code(code)
-    table = snapshots.by_code(clean) if is_valid_code(clean) else None
+    """The table as it is now (a frozen snapshot: app/store), or a 404 that says what to check."""
+    table = store.read(code)
     if table is None:
         raise _no_table(code)
     return table
 
 
-def locked(table: Table) -> Table:
-    """The table as it is now, locked until this transaction ends: every change of a table starts here,
-    so changes from any process are made one after the other (app/db.py)."""
-    current = write_lock(Table, table.id, loaded=table)
-    if current is None:
-        raise NotFound(_("This table is gone."), code="unknown-code")
-    return current
+def _gone() -> NotFound:
+    return NotFound(_("This table is gone."), code="unknown-code")
+
+
+@contextmanager
+def changing(table, what: str | None = None) -> Iterator[Table]:
+    """The table locked and as it is now (an ORM row) for a change, committed when the block ends: every
+    change of a table goes through here, so changes from any process are made one after the other."""
+    try:
+        with store.changing(table) as row:
+            yield row
+    except store.Gone:
+        raise _gone() from None
+    except store.Stale:
+        raise Conflict(what or _("The table changed at the same moment; try again."), code="stale-version") from None
 
 
 def _commit(what: str | None = None) -> None:
@@ -90,14 +85,6 @@ def is_teacher(table: Table, teacher_id: int | None) -> bool:
 def require_teacher(table: Table, teacher_id: int | None) -> None:
     if not is_teacher(table, teacher_id):
         raise Forbidden(_("Only the teacher who opened this table can do that."), code="not-teacher")
-
-
-def seat_for_token(table: Table, position: Any, token: str | None) -> Seat:
-    seat = seat_at(table, position)
-    if not token_matches(token, seat.token_hash):
-        raise Forbidden(_("Seat %(position)d is not yours: join the table to get a seat of your own.",
-                          position=seat.position), code="not-your-seat")
-    return seat
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -154,7 +141,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
         options = make_options(rules, spec.options)
         options = make_options(rules, {**app_defaults(options, spec.options), **spec.options})
     except OptionsError as exc:
-        raise BadRequest(translated(exc)) from None
+        raise BadRequest(exc.message, refusal=exc) from None
     overrides = options.overrides(PRESETS[rules])
 
     seats: list[Seat] = []
@@ -189,12 +176,13 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     try:
         Game(deck, options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
     except SetupError as exc:
-        raise BadRequest(_("this table cannot be played: %(reason)s", reason=translated(exc))) from None
+        wrap = _("this table cannot be played: %(reason)s", reason="{reason}")
+        raise BadRequest(wrap.format(reason=exc.message), refusal=exc, wrap=wrap) from None
 
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
     for _attempt in range(20):
         code = new_code()
-        if Table.query.filter_by(code=code).first() is None:
+        if not store.exists(code):
             break
     table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=spec.match.format,
@@ -217,27 +205,27 @@ def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -
 
 def join(table: Table, name: Any) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token."""
-    table = locked(table)
-    if table.status in ("finished", "closed"):
-        raise Conflict(_("This table's match is over; ask your teacher for a new code."), code="table-closed")
-    if table.locked:
-        raise Conflict(_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
-                       code="table-locked")
     name = clean_seat_name(name)
-    _check_name_free(table, name)
-    seat = next((s for s in table.seats if s.vacant), None)
-    if seat is None and table.status == "lobby":
-        seat = next((s for s in table.seats if s.kind == "computer"), None)
-    if seat is None:
-        raise Conflict(_("This table is full: every seat is taken."), code="table-full")
-    old = seat.name
-    token = new_token()
-    seat.kind, seat.bot = "human", None
-    seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
-    if old and old != name:
-        hands.rename_player(table, old, name)
-    table.touch()
-    _commit(_('Someone took that seat or the name "%(name)s" at the same moment; try again.', name=name))
+    with changing(table, _('Someone took that seat or the name "%(name)s" at the same moment; try again.',
+                           name=name)) as table:
+        if table.status in ("finished", "closed"):
+            raise Conflict(_("This table's match is over; ask your teacher for a new code."), code="table-closed")
+        if table.locked:
+            raise Conflict(_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
+                           code="table-locked")
+        _check_name_free(table, name)
+        seat = next((s for s in table.seats if s.vacant), None)
+        if seat is None and table.status == "lobby":
+            seat = next((s for s in table.seats if s.kind == "computer"), None)
+        if seat is None:
+            raise Conflict(_("This table is full: every seat is taken."), code="table-full")
+        old = seat.name
+        token = new_token()
+        seat.kind, seat.bot = "human", None
+        seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
+        if old and old != name:
+            hands.rename_player(table, old, name)
+        table.touch()
     return seat, token
 
 
@@ -245,91 +233,86 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
 # The teacher's controls
 # ----------------------------------------------------------------------------------------------------
 def rename(table: Table, position: Any, new_name: Any) -> Seat:
-    table = locked(table)
-    seat = seat_at(table, position)
-    new_name = clean_seat_name(new_name)
-    if not seat.name:
-        raise Conflict(_("Seat %(position)d is empty: there is nobody to rename.", position=seat.position),
-                       code="seat-empty")
-    _check_name_free(table, new_name, except_seat=seat)
-    old = seat.name
-    seat.name, seat.name_key = new_name, name_key(new_name)
-    if old != new_name:
-        hands.rename_player(table, old, new_name)
-    table.touch()
-    _commit()
+    with changing(table) as table:
+        seat = seat_at(table, position)
+        new_name = clean_seat_name(new_name)
+        if not seat.name:
+            raise Conflict(_("Seat %(position)d is empty: there is nobody to rename.", position=seat.position),
+                           code="seat-empty")
+        _check_name_free(table, new_name, except_seat=seat)
+        old = seat.name
+        seat.name, seat.name_key = new_name, name_key(new_name)
+        if old != new_name:
+            hands.rename_player(table, old, new_name)
+        table.touch()
     return seat
 
 
 def remove_player(table: Table, position: Any) -> Seat:
     """The student leaves the seat. Before play the seat is free again; during play it keeps the name
     for the game and waits for a student to join or for a computer player."""
-    table = locked(table)
-    seat = seat_at(table, position)
-    if seat.kind != "human" or seat.token_hash is None:
-        raise Conflict(_("Seat %(position)d has no player to remove.", position=seat.position), code="seat-empty")
-    seat.token_hash = None
-    if table.status == "lobby":
-        seat.name = seat.name_key = None
-    table.touch()
-    _commit()
+    with changing(table) as table:
+        seat = seat_at(table, position)
+        if seat.kind != "human" or seat.token_hash is None:
+            raise Conflict(_("Seat %(position)d has no player to remove.", position=seat.position), code="seat-empty")
+        seat.token_hash = None
+        if table.status == "lobby":
+            seat.name = seat.name_key = None
+        table.touch()
     return seat
 
 
 def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> Seat:
     """Put a computer player in a seat (any time), or before play free a computer's seat for a student.
     `kind` and `bot` are checked by the schema (schemas.SeatChange)."""
-    table = locked(table)
-    seat = seat_at(table, position)
-    if kind == "computer":
-        bot = bot or "random"
-        old = seat.name
-        if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
-            taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
-            seat.name = _computer_name(taken)
-            seat.name_key = name_key(seat.name)
-        # During play a computer stands in under the student's name: the hand goes on as the same player,
-        # and its record says who sat there, not "Computer 3".
-        seat.kind, seat.bot, seat.token_hash = "computer", bot, None
-        table.next_bot_at = min(table.next_bot_at, time.time() + hands.pace(table))
-        if old and old != seat.name:
-            hands.rename_player(table, old, seat.name)
-    elif kind == "human":
-        if table.status != "lobby":
-            raise Conflict(_("Once play has started a seat cannot be emptied; put a computer player in it "
-                             "or let a student join a free seat."), code="already-started")
-        if seat.kind == "human":
-            raise Conflict(_("Seat %(position)d is already a student's seat.", position=seat.position),
-                           code="already-human")
-        seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
-    table.touch()
-    _commit()
+    with changing(table) as table:
+        seat = seat_at(table, position)
+        if kind == "computer":
+            bot = bot or "random"
+            old = seat.name
+            if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
+                taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
+                seat.name = _computer_name(taken)
+                seat.name_key = name_key(seat.name)
+            # During play a computer stands in under the student's name: the hand goes on as the same player,
+            # and its record says who sat there, not "Computer 3".
+            seat.kind, seat.bot, seat.token_hash = "computer", bot, None
+            table.next_bot_at = min(table.next_bot_at, time.time() + hands.pace(table))
+            if old and old != seat.name:
+                hands.rename_player(table, old, seat.name)
+        elif kind == "human":
+            if table.status != "lobby":
+                raise Conflict(_("Once play has started a seat cannot be emptied; put a computer player in it "
+                                 "or let a student join a free seat."), code="already-started")
+            if seat.kind == "human":
+                raise Conflict(_("Seat %(position)d is already a student's seat.", position=seat.position),
+                               code="already-human")
+            seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
+        table.touch()
     return seat
 
 
 def start(table: Table) -> None:
-    table = locked(table)
-    if table.status != "lobby":
-        raise Conflict(_("This table has already started."), code="already-started")
-    empty = [seat.position for seat in table.seats if not seat.name]
-    if empty:
-        raise Conflict(_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
-                         "player in it.", position=empty[0]), code="seat-empty")
-    hands.deal(table, wait=hands.pace(table))
-    table.status = "playing"
-    table.touch()
-    _commit()
+    with changing(table) as table:
+        if table.status != "lobby":
+            raise Conflict(_("This table has already started."), code="already-started")
+        empty = [seat.position for seat in table.seats if not seat.name]
+        if empty:
+            raise Conflict(_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
+                             "player in it.", position=empty[0]), code="seat-empty")
+        hands.deal(table, wait=hands.pace(table))
+        table.status = "playing"
+        table.touch()
 
 
 def set_paused(table: Table, paused: bool) -> None:
     """Pause play (no move by anyone, computers included) or let it go on; every screen says which."""
-    table = locked(table)
-    if table.paused != paused:
-        table.paused = paused
-        if not paused:  # a computer waits its pace again, from now, so the class sees its move
-            table.next_bot_at = max(table.next_bot_at, time.time() + hands.pace(table))
-        table.touch()
-    _commit()
+    with changing(table) as table:
+        if table.paused != paused:
+            table.paused = paused
+            if not paused:  # a computer waits its pace again, from now, so the class sees its move
+                table.next_bot_at = max(table.next_bot_at, time.time() + hands.pace(table))
+            table.touch()
 
 
 def pause_all(teacher_id: int, paused: bool) -> int:
@@ -344,20 +327,18 @@ def pause_all(teacher_id: int, paused: bool) -> int:
 
 def set_locked(table: Table, locked_: bool) -> None:
     """Lock the table against new joins (students already seated keep their seats), or open it again."""
-    table = locked(table)
-    if table.locked != locked_:
-        table.locked = locked_
-        table.touch()
-    _commit()
+    with changing(table) as table:
+        if table.locked != locked_:
+            table.locked = locked_
+            table.touch()
 
 
 def close(table: Table) -> None:
-    table = locked(table)
-    if table.status == "closed":
-        return
-    table.status = "closed"
-    table.touch()
-    _commit()
+    with changing(table) as table:
+        if table.status == "closed":
+            return
+        table.status = "closed"
+        table.touch()
 
 
 def open_tables(teacher_id: int, limit: int = 100) -> list[Table]:

@@ -9,9 +9,8 @@ from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from itsdangerous import BadData, URLSafeTimedSerializer
 
-from ..models import Teacher
 from ..services import accounts
-from ..services.codes import new_token
+from ..store.codes import new_token
 from ..services.errors import ServiceError
 from .links import public_url
 from .seating import wants_json
@@ -38,7 +37,7 @@ def _max_idle() -> float:
 
 
 @login_manager.user_loader
-def load_teacher(user_id: str) -> Teacher | None:
+def load_teacher(user_id: str):
     ident, _dot, token = str(user_id).partition(".")
     try:
         teacher_id = int(ident)
@@ -99,7 +98,7 @@ def known_device() -> accounts.Device | None:
     return accounts.Device(nonce=nonce, accounts=tuple(ids))
 
 
-def remember_device(response, teacher: Teacher):
+def remember_device(response, teacher):
     """The device cookie, naming this account too (and kept another DEVICE_DAYS)."""
     device = known_device()
     nonce = device.nonce if device else new_token()
@@ -110,7 +109,7 @@ def remember_device(response, teacher: Teacher):
     return response
 
 
-def _sign_in(teacher: Teacher, response):
+def _sign_in(teacher, response):
     """A log-in of its own for this browser (the one it had before, if any, ends), and the device cookie."""
     before = current_user.login_token if current_user.is_authenticated else None
     accounts.start_login(teacher, replacing=before, max_idle=_max_idle())

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from .. import store
 from ..i18n import current_language, preset_title
 
 from ..services import hands, idempotency, recall, schemas, state, tables
@@ -117,7 +118,7 @@ def _fresh(response: Response, etag: str) -> Response:
 
 def _etag(table, seat) -> str:
     """The ETag of the state this browser is shown of the table for `seat` (FastPoll builds the same)."""
-    return polling.etag(table.id, table.version, seat.position if seat else None, seating.is_teacher(table),
+    return store.etag(table.id, table.version, seat.position if seat else None, seating.is_teacher(table),
                         sorted(seating.held_seats(table)))
 
 
@@ -139,7 +140,7 @@ def table_state(code: str):
 
 @bp.get("/tables/<code>/deck")
 def deck(code: str):
-    table = tables.find(code)
+    table = tables.read(code)
     response = jsonify(state.deck_dict(table))
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
@@ -147,7 +148,7 @@ def deck(code: str):
 
 @bp.post("/tables/<code>/join")
 def join(code: str):
-    table = tables.find(code)
+    table = tables.read(code)
     body = json_body()
     held = seating.held_seats(table)
     if held:
@@ -157,14 +158,15 @@ def join(code: str):
         return jsonify(data)
     seat, token = tables.join(table, schemas.parse(schemas.JoinRequest, body).name)
     seating.remember_seat(table.code, seat.position, token)
-    response = jsonify(_state(table, seat))
+    table = tables.read(code)
+    response = jsonify(_state(table, next(s for s in table.seats if s.position == seat.position)))
     response.status_code = 201
     return response
 
 
 def _managed(code: str):
     """The table, for a change only the teacher who opened it may make."""
-    table = tables.find(code)
+    table = tables.read(code)
     seating.require_teacher(table)
     return table
 
@@ -173,7 +175,9 @@ def _managed(code: str):
 def start(code: str):
     table = _managed(code)
     tables.start(table)
-    hands.advance(table)
+    table = tables.read(code)
+    if hands.advance(table):
+        table = tables.read(code)
     return jsonify(_state(table))
 
 
@@ -190,7 +194,7 @@ def pause(code: str):
     """Pause the table, or let play go on: {"paused": true|false} (teacher)."""
     table = _managed(code)
     tables.set_paused(table, schemas.parse(schemas.PauseRequest, json_body()).paused)
-    return jsonify(_state(tables.find(code)))
+    return jsonify(_state(tables.read(code)))
 
 
 @bp.post("/tables/<code>/lock")
@@ -198,14 +202,14 @@ def lock(code: str):
     """Lock the table against new joins, or open it again: {"locked": true|false} (teacher)."""
     table = _managed(code)
     tables.set_locked(table, schemas.parse(schemas.LockRequest, json_body()).locked)
-    return jsonify(_state(tables.find(code)))
+    return jsonify(_state(tables.read(code)))
 
 
 @bp.post("/tables/<code>/close")
 def close(code: str):
     table = _managed(code)
     tables.close(table)
-    return jsonify(_state(table))
+    return jsonify(_state(tables.read(code)))
 
 
 @bp.patch("/tables/<code>/seats/<position>")
@@ -216,8 +220,10 @@ def change_seat(code: str, position: str):
     if change.kind is not None:
         tables.set_kind(table, position, change.kind, change.bot)
     if change.name is not None:
-        tables.rename(table, position, change.name)
-    hands.advance(table)
+        tables.rename(tables.read(code), position, change.name)
+    table = tables.read(code)
+    if hands.advance(table):
+        table = tables.read(code)
     return jsonify(_state(table))
 
 
@@ -225,7 +231,7 @@ def change_seat(code: str, position: str):
 def remove_player(code: str, position: str):
     table = _managed(code)
     tables.remove_player(table, position)
-    return jsonify(_state(table))
+    return jsonify(_state(tables.read(code)))
 
 
 @bp.post("/tables/<code>/moves")
@@ -254,8 +260,7 @@ def move(code: str):
     result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
     if extra and before.current_hand is not None:
-        with hands.lock(before.current_hand):
-            result = recall.with_hint(result, extra, hands.game_of(before.current_hand).grade)
+        result = recall.with_hint(result, extra, state.played_deck(before), options)
     if recall.active(options) and before.current_hand is not None:
         result = recall.masked_result(before, before.current_hand, result, seat.name)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
@@ -280,7 +285,7 @@ def hint(code: str):
 
 @bp.get("/tables/<code>/hands")
 def list_hands(code: str):
-    table = tables.find(code)
+    table = tables.read(code)
     return jsonify(hands=[{"number": hand.number, "finished": bool(hand.result_json), "result": hand.result,
                            "record": url_for("api.record", code=table.code, number=hand.number)
                            if hand.result_json else None} for hand in table.hands])
@@ -303,7 +308,7 @@ def finished_hand(table, number: str):
 @bp.get("/tables/<code>/hands/<number>/record")
 def record(code: str, number: str):
     """The hand as a game record: YAML, or JSON with ?format=json."""
-    table = tables.find(code)
+    table = tables.read(code)
     hand = finished_hand(table, number)
     fmt = request.args.get("format", "yaml")
     if fmt == "json":

@@ -19,13 +19,11 @@ import math
 
 from flask import Flask, current_app, g, jsonify, render_template, request, session
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
-from sqlalchemy import exc as sa_exc
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..db import db
-from ..models import Table
+from .. import store
 from ..services import ratelimit
-from ..services.codes import is_valid_code, new_token, normalize_code
+from ..store.codes import new_token, normalize_code
 from ..services.errors import TooManyAttempts
 from .seating import wants_json
 
@@ -34,8 +32,7 @@ BROWSER = "browser"  # the session's random id of this browser, for its count of
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = _l("The database is not answering just now, so nothing was changed. "
                  "This page tries again by itself; if it goes on, tell the person who runs the server.")
-DATABASE_ERRORS = (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError,
-                   sa_exc.DisconnectionError, sa_exc.PendingRollbackError)
+DATABASE_ERRORS = store.DATABASE_ERRORS
 
 
 def register(app: Flask) -> None:
@@ -60,10 +57,7 @@ def healthz():
 # The database is not answering: 503
 # ----------------------------------------------------------------------------------------------------
 def database_unavailable(exc: Exception):
-    try:
-        db.session.rollback()
-    except Exception:  # noqa: BLE001 - the connection is gone; the pool replaces it
-        pass
+    store.rollback()
     current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
                                str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     g.setdefault("table_language", None)  # no second question to a database that does not answer
@@ -186,7 +180,7 @@ def count_wrong_codes(response):
         return response
     clean = normalize_code(code)
     try:
-        if is_valid_code(clean) and db.session.query(Table.id).filter_by(code=clean).first() is not None:
+        if store.exists(clean):
             return response  # the table exists: a missing hand or seat is no guess
     except DATABASE_ERRORS:
         return response

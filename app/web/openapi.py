@@ -6,7 +6,7 @@ from typing import Any
 from pydantic.json_schema import models_json_schema
 
 from ..engine.options import OPTION_NAMES
-from ..i18n import LANGUAGES
+from ..languages import LANGUAGES
 from ..services import schemas
 from ..services.catalog import option_words
 

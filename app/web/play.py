@@ -12,7 +12,7 @@ bp = Blueprint("play", __name__)
 @bp.get("/t/<code>/play")
 def play(code: str):
     """A shell: play.js draws the screen from /api/tables/<code>, built from this seat's engine view."""
-    table = table_service.find(code)
+    table = table_service.read(code)
     if not seating.held_seats(table):
         if seating.is_teacher(table):
             return redirect(url_for("tables.manage", code=table.code))

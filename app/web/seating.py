@@ -10,9 +10,11 @@ from flask import jsonify, render_template, request, session
 from flask_babel import gettext
 from flask_login import current_user
 
-from ..models import Seat, Table
+from ..i18n import translated
+
+from ..store import SeatSnapshot as Seat, TableSnapshot as Table
 from ..services import tables as table_service
-from ..services.codes import token_matches
+from ..store.codes import token_matches
 from ..services.errors import Forbidden, ServiceError
 
 MAX_TABLES_REMEMBERED = 20
@@ -89,7 +91,10 @@ def wants_json() -> bool:
 
 
 def translated_refusal(refusal) -> str:
-    """The engine's refusal in the reader's language (its English template, translated, then filled in)."""
+    """The sentence behind a service's refusal in the reader's language: a Sentence (options, set-up) is
+    rendered in it; an engine's IllegalMove has its English template translated, then filled in."""
+    if hasattr(refusal, "render"):
+        return translated(refusal)
     template = getattr(refusal, "template", None)
     if not template:
         return refusal.message

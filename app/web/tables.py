@@ -14,7 +14,7 @@ from ..i18n import current_language, preset_title
 from ..lan import only_this_computer
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
-from ..services.codes import normalize_code
+from ..store.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
 from . import seating
@@ -98,7 +98,7 @@ def bot_names() -> str:
 @bp.get("/t/<code>")
 def manage(code: str):
     """The teacher's page of a table; a student who opens it is sent to their seat or to the join form."""
-    table = table_service.find(code)
+    table = table_service.read(code)
     if not seating.is_teacher(table):
         if seating.held_seats(table):
             return redirect(url_for("play.play", code=table.code))
@@ -114,7 +114,7 @@ def join():
         return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None)
     code, name = request.form.get("code", ""), request.form.get("name", "")
     try:
-        table = table_service.find(code)
+        table = table_service.read(code)
         if not seating.held_seats(table):
             seat, token = table_service.join(table, name)
             seating.remember_seat(table.code, seat.position, token)
@@ -126,7 +126,7 @@ def join():
 @bp.get("/j/<code>")
 def join_link(code: str):
     """The join link of the QR code: the join form with the code filled in."""
-    table = table_service.find(code)
+    table = table_service.read(code)
     if seating.held_seats(table):
         return redirect(url_for("play.play", code=table.code))
     return render_template("tables/join.html", code=table.code, name="", error=None)
@@ -134,14 +134,14 @@ def join_link(code: str):
 
 @bp.get("/t/<code>/projector")
 def projector(code: str):
-    table = table_service.find(code)
+    table = table_service.read(code)
     return render_template("tables/projector.html", table=table,
                            join_url=public_url("tables.join_link", code=table.code))
 
 
 @bp.get("/t/<code>/qr.svg")
 def qr(code: str):
-    table = table_service.find(code)
+    table = table_service.read(code)
     link = public_url("tables.join_link", code=table.code)
     response = Response(qr_svg(link), mimetype="image/svg+xml")
     # The link comes from the configuration, the same for every request: an address that changes

@@ -6,7 +6,7 @@ import re
 import time
 
 from app.models import Table
-from app.services import hands
+from ..web_support import server_game
 
 DEADLINE = 40  # seconds for a whole hand
 
@@ -40,7 +40,7 @@ def click_and_wait(page, button):
 def game_now(app, code):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        return hands.game_of(table.current_hand)
+        return server_game(table.current_hand)
 
 
 def test_a_teacher_with_no_table_sees_a_sentence_not_an_empty_grid(live_app, teacher_page):
@@ -111,8 +111,7 @@ def hidden_titles(app, code) -> dict[str, set[str]]:
     """Per player, the titles of the cards in their hand that no event has shown the table."""
     game = game_now(app, code)
     shown = set()
-    for event in game.events:
-        data = event.public()
+    for data in game.events_seen_by(None):
         for key in ("card", "given"):
             value = data.get(key)
             shown |= set(value if isinstance(value, list) else [value] if value else [])

@@ -4,7 +4,7 @@ hint, only when asked for. Screenshots go to /tmp (never committed)."""
 from __future__ import annotations
 
 from app.models import Table
-from app.services import hands
+from ..web_support import server_game
 
 from .test_browser import open_table_in_browser
 
@@ -12,7 +12,7 @@ from .test_browser import open_table_in_browser
 def _game(app, code):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        game = hands.game_of(table.current_hand)
+        game = server_game(table.current_hand)
         return game
 
 

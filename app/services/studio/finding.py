@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from ...db import db
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text
 from ...models import DeckSnapshot, StudioDeck
-from ..catalog import SNAPSHOT_PREFIX
+from ...store import SNAPSHOT_PREFIX
 from ..errors import BadRequest, Forbidden, NotFound
 
 STUDIO_PREFIX = "studio:"     # how a studio deck is chosen for a table: studio:<number>

@@ -6,7 +6,7 @@ import hmac
 import secrets
 import unicodedata
 
-from ..engine.moves import N_
+from ..decks.errors import N_
 
 # No look-alikes: no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V, 6/G.
 CODE_ALPHABET = "ACEFHKMNPRTWXY34679"

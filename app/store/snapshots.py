@@ -1,18 +1,17 @@
-"""A table as one read saw it: plain values from two Core queries, no ORM instances.
+"""A table as one read saw it: plain, frozen values from two Core queries, no ORM instances.
 
-The two requests every screen makes all the time, its state (GET /api/tables/<code>) and a move, read
-the table this way: loading a table, its seats and its hands as ORM instances cost about 1.5 ms a
-request, most of a poll's work (bench/load.py). Snapshots carry the models' attribute names (and their
-properties, through the mixins of app/models.py), so state.py, seating.py and hands.py read either.
+Every read of a table for play goes through here (the store's `read`): loading a table, its seats and
+its hands as ORM instances cost about 1.5 ms a request, most of a poll's work (bench/load.py). Snapshots
+carry the models' attribute names (and their properties, through the mixins of app/models.py).
 
-A snapshot is never changed and never saved: hands.py writes a move with Core statements against the
-version the snapshot read (app/services/hands.py), and every other change goes through the ORM
-(app/services/tables.py).
+A snapshot is never changed and never saved: a move is written with Core statements against the version
+the snapshot read (writes.py), and every other change goes through the ORM (`changing`), after which the
+table is read again.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -25,7 +24,7 @@ TABLES, SEATS, HANDS = Table.__table__, Seat.__table__, Hand.__table__
 HAND_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the deal: see header_json
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class SeatSnapshot(SeatMixin):
     id: int
     table_id: int
@@ -37,7 +36,7 @@ class SeatSnapshot(SeatMixin):
     token_hash: str | None
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class HandSnapshot(HandMixin):
     id: int
     table_id: int
@@ -57,7 +56,7 @@ class HandSnapshot(HandMixin):
         return _parsed(self.result_json) if self.result_json else None
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class TableSnapshot(TableMixin):
     id: int
     code: str
@@ -77,8 +76,14 @@ class TableSnapshot(TableMixin):
     paused: bool
     locked: bool
     pace_seconds: float | None
-    seats: list[SeatSnapshot] = field(default_factory=list)
-    hands: list[HandSnapshot] = field(default_factory=list)
+    seats: tuple[SeatSnapshot, ...] = ()
+    hands: tuple[HandSnapshot, ...] = ()
+
+    def moved_to(self, version: int, changed_at: float, next_bot_at: float) -> "TableSnapshot":
+        """The table once a move of this process committed (nothing else changed: it held the lock)."""
+        moved = replace(self, version=version, changed_at=changed_at, next_bot_at=next_bot_at)
+        object.__setattr__(moved, "hands", tuple(replace(h, table=moved) for h in self.hands))
+        return moved
 
 
 @lru_cache(maxsize=4096)
@@ -110,9 +115,11 @@ def _read(statement, key) -> TableSnapshot | None:
     if not rows:
         return None
     split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
-    table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])))
-    table.seats = [SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None]
-    table.hands = [HandSnapshot(*row, table=table) for row in connection.execute(HANDS_OF, {"table_id": table.id})]
+    seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None)
+    table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
+    # (the one write to a frozen snapshot: its hands point back at it, as the ORM's do)
+    object.__setattr__(table, "hands", tuple(HandSnapshot(*row, table=table)
+                                             for row in connection.execute(HANDS_OF, {"table_id": table.id})))
     return table
 
 

@@ -1,0 +1,167 @@
+"""Each hand's game, kept by this process between requests: the only way to reach a game is `playing`.
+
+A hand is stored as its record header (the deal as it fell) and its move rows. Its Game is rebuilt by
+replaying them; a process keeps the games it has built and replays only the rows it has not seen, so
+any number of processes can serve one table: the database is the truth.
+
+A cached game is changed by one thread at a time: `playing(hand)` holds the hand's lock (one of 64
+stripes) for its block. Take it only after the table's write lock (writes.py), never the other way
+round: whoever holds it must never wait for the database, so the session gets its connection first.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from sqlalchemy import bindparam, select
+
+from ..db import db
+from ..engine.game import Game
+from ..engine.moves import move_from_dict
+from ..engine.options import make_options
+from ..engine.record import record_of
+from ..models import MoveRow
+from .decks import header_deck
+
+MOVES = MoveRow.__table__
+NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
+             .where(MOVES.c.hand_id == bindparam("hand_id"), MOVES.c.seq >= bindparam("seen")).order_by(MOVES.c.seq))
+
+_stripes = [threading.RLock() for _ in range(64)]
+_registry = threading.Lock()                          # guards the caches' bookkeeping
+_games: dict[tuple, tuple[tuple, Game]] = {}         # hand -> (its stamp, its game)
+_caught_up: dict[tuple, tuple] = {}                   # hand -> (stamp, table version seen, moves then)
+_turns: dict[tuple, tuple] = {}                       # table -> ((version, hand, dealt at), whose turn)
+_bots: dict[tuple, list] = {}                         # (hand, stamp, seat, strength) -> [bot, events seen]
+
+
+def remember(cache: dict, key, value, limit: int) -> None:
+    with _registry:
+        cache[key] = value
+        while len(cache) > limit:
+            cache.pop(next(iter(cache)))
+
+
+def game_from_header(header: dict[str, Any]) -> Game:
+    options = make_options(header["rules"], header.get("options") or {})
+    return Game(header_deck(header["deck"]), options, header["players"], dealer=header.get("dealer"),
+                teams=header.get("teams"), hands=header.get("hands"), stock=header.get("stock"),
+                rules=header["rules"])
+
+
+def key_of(hand) -> tuple:
+    return (db.engine.url, hand.id)  # the URL itself (hashable): rendering it each time cost a poll 1%
+
+
+def stamp_of(hand) -> tuple:
+    """What must match for a cached game to be this hand's: ids come back after a database is reset, the
+    moment a hand was dealt does not; a rename rewrites the log and bumps the revision."""
+    return (hand.table_id, hand.number, hand.started_at, hand.revision)
+
+
+@contextmanager
+def playing(hand) -> Iterator[Game]:
+    """The hand's game with every stored move applied, held by this thread for the block.
+
+    Every move bumps the table's version, so a cached game already caught up at the version the caller
+    read has every move there is to see, and the log is not read again."""
+    db.session.connection()  # from the pool (which may be busy) before the lock, never while holding it
+    with _stripes[hash(key_of(hand)) % len(_stripes)]:
+        yield _caught_up_game(hand)
+
+
+def _caught_up_game(hand) -> Game:
+    key, stamp = key_of(hand), stamp_of(hand)
+    cached = _games.get(key)
+    if cached is None or cached[0] != stamp:
+        game = game_from_header(hand.header)
+        remember(_games, key, (stamp, game), 512)
+    else:
+        game = cached[1]
+        if _caught_up.get(key) == (stamp, hand.table.version, len(game.moves)):
+            return game
+    version = hand.table.version  # read before the log: the game holds at least this version's moves
+    rows = db.session.connection().execute(NEW_MOVES, {"hand_id": hand.id, "seen": len(game.moves)})
+    for seq, data_json in rows:
+        if seq != len(game.moves):
+            evict(hand)
+            raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
+        game.apply(move_from_dict(json.loads(data_json)))
+    remember(_caught_up, key, (stamp, version, len(game.moves)), 512)
+    return game
+
+
+def caught_up_at(hand, version: int) -> None:
+    """This process's game of the hand holds every move up to this table version (its own move, just
+    committed)."""
+    cached = _games.get(key_of(hand))
+    if cached is not None:
+        remember(_caught_up, key_of(hand), (stamp_of(hand), version, len(cached[1].moves)), 512)
+
+
+def forget_uncommitted(hand) -> None:
+    """Forget the hand's game if it holds more moves than the log had when it was last caught up (a move
+    applied, then its write rolled back). A refused move leaves the game as it was: it is kept."""
+    key = key_of(hand)
+    cached, seen = _games.get(key), _caught_up.get(key)
+    if cached is not None and (seen is None or seen[2] != len(cached[1].moves)):
+        evict(hand)
+
+
+def evict(hand) -> None:
+    """Forget the hand's game (a write that failed may have left it ahead of the log)."""
+    with _registry:
+        _games.pop(key_of(hand), None)
+        _caught_up.pop(key_of(hand), None)
+
+
+def turn(table) -> str | None:
+    """Whose turn it is: remembered per table version, so a poll of an unchanged table reads no moves."""
+    hand = table.current_hand
+    if hand is None:
+        return None
+    cache_key = (db.engine.url, table.id)
+    stamp = (table.version, hand.id, hand.started_at)
+    cached = _turns.get(cache_key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    with playing(hand) as game:
+        actor = game.turn
+    remember(_turns, cache_key, (stamp, actor), 4096)
+    return actor
+
+
+def bot_for(seat, hand, game: Game, make) -> Any:
+    """The seat's computer player (`make(seed)` builds one), caught up with every event its seat has seen
+    this hand. Called inside `playing(hand)`.
+
+    A process keeps its bots between moves; a bot it does not have (another process moved last, or a
+    restart) is made afresh and shown the whole hand so far, which is all a bot remembers."""
+    key = (key_of(hand), stamp_of(hand), seat.name, seat.bot)
+    cached = _bots.get(key)
+    if cached is None or cached[1] > game.event_count:
+        import hashlib
+
+        digest = hashlib.sha256(f"{hand.header_json}:{seat.position}".encode()).digest()
+        cached = [make(int.from_bytes(digest[:4], "big")), 0]
+        remember(_bots, key, cached, 1024)
+    bot, seen = cached
+    if game.event_count > seen:
+        bot.observe(game.events_seen_by(seat.name, seen))
+        cached[1] = game.event_count
+    return bot
+
+
+def record(hand):
+    """The hand as a game record (the engine's Record)."""
+    with playing(hand) as game:
+        return record_of(game)
+
+
+def forget_all() -> None:
+    """Forget every cached game, turn and computer player, as a process that has just started."""
+    with _registry:
+        for cache in (_games, _caught_up, _turns, _bots):
+            cache.clear()

@@ -1,0 +1,68 @@
+"""The version poll's question, asked of the database in one small query, and the ETag of a table's
+state: shared by the fast poll in front of Flask (app/web/polling.py) and the state's own view."""
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from sqlalchemy import bindparam, select
+
+from ..db import db
+from ..models import Seat, Table
+from .codes import token_matches
+
+VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bot_at, Table.teacher_id,
+                            Seat.position, Seat.token_hash)
+                     .join(Seat, Seat.table_id == Table.id).where(Table.code == bindparam("code")))
+
+
+def etag(table_id: int, version: int, seat: int | None, teacher: bool, held) -> str:
+    """The ETag of the state a browser is shown: the table's version, the seat it looks from, whether it
+    is the teacher's, and the seats it holds."""
+    return f"t{table_id}-v{version}-s{'p' if seat is None else seat}-{int(teacher)}-{'.'.join(map(str, held))}"
+
+
+def version_rows(code: str) -> list:
+    """The table's version, status, computer pace and teacher, one row per seat with its token hash
+    (in the request's session)."""
+    return db.session.connection().execute(VERSION_AND_SEATS, {"code": code}).all()
+
+
+def poll_reader(app) -> Callable[[str], list]:
+    """`version_rows` for the fast poll, outside any request: a connection of the app's own pool for one
+    statement. On PostgreSQL it runs in autocommit: one round trip, no transaction around it."""
+    with app.app_context():
+        engine = db.engine
+    autocommit = engine.dialect.name != "sqlite"
+
+    def rows(code: str) -> list:
+        with engine.connect() as connection:
+            if autocommit:
+                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+            return connection.execute(VERSION_AND_SEATS, {"code": code}).all()
+
+    return rows
+
+
+def unchanged_etag(rows, tokens, asked, is_owner: Callable[[int], bool]) -> str | None:
+    """The ETag of the full answer, from `version_rows`, when no computer player is due and every token
+    the browser holds is good; None when only the full answer will do."""
+    if not rows:
+        return None
+    table_id, version, status, next_bot_at, owner = rows[0][:5]
+    if status == "playing" and time.time() >= next_bot_at:
+        return None  # a computer player may be due: the full answer lets it move
+    tokens = tokens if isinstance(tokens, dict) else {}
+    held = sorted(row[5] for row in rows if token_matches(tokens.get(str(row[5])), row[6]))
+    if len(held) != len(tokens):
+        return None  # a stale token: the full answer forgets it
+    if asked not in (None, ""):
+        try:
+            seat = int(asked)
+        except ValueError:
+            return None
+        if seat not in held:
+            return None
+    else:
+        seat = held[0] if len(held) == 1 else None
+    return etag(table_id, version, seat, owner is not None and is_owner(owner), held)

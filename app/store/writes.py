@@ -1,0 +1,132 @@
+"""Writes: every change of a table is one transaction that begins by locking the table's row.
+
+`changing(table)` is for the teacher's changes and joins (the ORM: the table, its seats, its hands);
+`moving(table)` is for moves, the hot path (Core statements against the snapshot's version:
+`append_move`, then `commit_move`). Either way the lock is taken first (app/db.py: SELECT ... FOR UPDATE
+on PostgreSQL, BEGIN IMMEDIATE on SQLite), so changes from every process and thread are made one after
+the other; a block that raises is rolled back and the table's cached games forgotten; a write that
+finds the table changed under it raises `Stale`, one that finds it gone `Gone`.
+"""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..db import begin_write, db, write_lock
+from ..models import MoveRow, Table
+from . import games
+from .snapshots import TableSnapshot, by_id
+
+
+class Gone(LookupError):
+    """The table is no longer there."""
+
+
+class Stale(RuntimeError):
+    """The table changed at the same moment as this write (another process or thread wrote first)."""
+
+
+TABLES, MOVES = Table.__table__, MoveRow.__table__
+VERSION_FOR_UPDATE = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id")).with_for_update()
+# Core statements, built once: every move runs them.
+STORE_MOVE = insert(MOVES)
+NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("read"))
+                .values(version=bindparam("version"), changed_at=bindparam("changed_at"),
+                        next_bot_at=bindparam("next_bot_at")))
+
+
+def _forget(table) -> None:
+    """After a rollback: forget any cached game of the table that holds a move the log does not."""
+    for hand in table.hands:
+        games.forget_uncommitted(hand)
+
+
+@contextmanager
+def changing(table) -> Iterator[Table]:
+    """The table as an ORM row, locked and as it is now, for the block; committed when the block ends.
+    (The row the request loaded is kept when its version has not moved: app/db.py write_lock.)"""
+    row = write_lock(Table, table.id, loaded=table if isinstance(table, Table) else None)
+    if row is None:
+        db.session.rollback()
+        raise Gone(table.id)
+    try:
+        yield row
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        _forget(row)
+        raise Stale(table.id) from None
+    except BaseException:
+        db.session.rollback()
+        _forget(row)
+        raise
+
+
+@contextmanager
+def moving(table) -> Iterator[TableSnapshot]:
+    """The table as it is now, locked for the block: the snapshot given when its version has not moved
+    since it was read, else read again. Whatever the block has not committed (`commit_move`) is rolled
+    back when it ends."""
+    begin_write()
+    current = db.session.connection().execute(VERSION_FOR_UPDATE, {"table_id": table.id}).scalar()
+    if current is None:
+        db.session.rollback()
+        raise Gone(table.id)
+    locked = table if isinstance(table, TableSnapshot) and current == table.version else by_id(table.id)
+    try:
+        yield locked
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        _forget(locked)
+        raise Stale(table.id) from None
+    except BaseException:
+        db.session.rollback()
+        _forget(locked)
+        raise
+    if db.session().in_transaction():
+        db.session.rollback()
+
+
+def append_move(table: TableSnapshot, hand_id: int, seq: int, move: dict[str, Any], now: float,
+                next_bot_at: float | None) -> int:
+    """Store a hand's move number `seq` (from 0) and, unless `next_bot_at` is None (the hand ended: the
+    caller changes the table through `row_of`), move the table to its next version. An INSERT and an
+    UPDATE that names the version read: no ORM instances (about a third of a move's cost otherwise).
+    Returns the new version."""
+    connection = db.session.connection()
+    connection.execute(STORE_MOVE, {"hand_id": hand_id, "seq": seq, "played_at": now,
+                                    "data_json": json.dumps(move, ensure_ascii=False)})
+    if next_bot_at is None:
+        return table.version
+    version = table.version + 1
+    changed = connection.execute(NEXT_VERSION, {"table_id": table.id, "read": table.version, "version": version,
+                                                "changed_at": now, "next_bot_at": next_bot_at}).rowcount
+    if changed != 1:
+        raise StaleDataError(f"table {table.id} is no longer at version {table.version}")
+    return version
+
+
+def row_of(table: TableSnapshot) -> Table:
+    """Inside `moving`: the locked table as an ORM row, for the rarer changes a move makes (a hand's
+    end: its result, the next deal, the match's end). Stale when another write came between."""
+    row = db.session.get(Table, table.id, populate_existing=True)
+    if row is None or row.version != table.version:
+        raise StaleDataError(f"table {table.id} is no longer at version {table.version}")
+    return row
+
+
+def flush(row: Table) -> int:
+    """Inside `moving`: write the ORM changes made to `row_of`'s row; returns the table's new version."""
+    db.session.flush()
+    return row.version
+
+
+def commit_move(hand, version: int) -> None:
+    """Commit the move's transaction; this process's game of the hand has seen every move to `version`."""
+    db.session.commit()
+    games.caught_up_at(hand, version)
