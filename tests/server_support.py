@@ -1,6 +1,6 @@
 """A real server in a subprocess (`authors serve --prod`: gunicorn) and a small HTTP client that behaves
 as a browser does: it keeps its cookies, sends the CSRF token, signs up as a teacher. Used by the fault
-tests and by bench/load.py. Loopback only."""
+tests, the two-server test and bench/load.py. Loopback only."""
 from __future__ import annotations
 
 import http.client
@@ -159,7 +159,50 @@ class Browser:
         assert status == 201, (status, data)
         return data["code"]
 
+    def twin(self, port: int | None = None) -> "Browser":
+        """The same browser in another window: this one's cookies and CSRF token (so the same session and
+        seats), on a connection of its own, to `port` (another server on the same database, as a load
+        balancer would send it there) or to this server."""
+        other = Browser(port or self.port, self.host, self.timeout)
+        other.cookies, other.token = dict(self.cookies), self.token
+        return other
+
     def close(self) -> None:
         if self.connection is not None:
             self.connection.close()
             self.connection = None
+
+
+# ----------------------------------------------------------------------------------------------------
+# A PostgreSQL database of a test's own (bench/load.py does the same for authors_bench)
+# ----------------------------------------------------------------------------------------------------
+def fresh_postgres_database(url: str, name: str, timeout: float = 5) -> str:
+    """An empty database `name` on the PostgreSQL server of `url` (dropped first if it is there, with any
+    connection to it), and its URL. Raises sqlalchemy.exc.OperationalError when the server does not answer."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    target = make_url(url).set(database=name)
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT",
+                          connect_args={"connect_timeout": int(timeout)})
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return target.render_as_string(hide_password=False)
+
+
+def drop_postgres_database(url: str) -> None:
+    """Drop the database of `url` (made by fresh_postgres_database), with any connection still open to it."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    target = make_url(url)
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{target.database}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
