@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-postgres serve bench printables clean i18n-extract i18n-update i18n-compile
+.PHONY: run lint test test-postgres serve bench printables clean i18n-extract i18n-update i18n-compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,12 @@ $(AXE_STAMP): $(AXE_DIR)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then npm ci --prefix $(AXE_DIR) --no-audit --no-fund && touch $@; \
 	else echo "npm not found: the accessibility checks (axe-core) of tests/e2e will be skipped"; fi
 
-test: $(STAMP) i18n-compile $(AXE_STAMP)
+# Ruff on all the Python; mypy --strict on app/engine and app/decks (pyproject.toml: [tool.ruff], [tool.mypy]).
+lint: $(STAMP)
+	$(BIN)/ruff check app tests bench
+	$(BIN)/mypy
+
+test: lint $(STAMP) i18n-compile $(AXE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The database tests again on PostgreSQL (127.0.0.1:5432, database test, as on these machines).
