@@ -292,7 +292,7 @@ def reset_postgres(url: str) -> None:
 def set_up(port: int, count: int) -> tuple[list[Table], list[list[Browser]]]:
     teacher = Browser(port).sign_up()
     tables, students = [], []
-    for t in range(count):
+    for _t in range(count):
         code = teacher.open_table({"rules": "standard", "deck": "standard-52", "seats": SEATS,
                                    "match": {"format": "hands", "value": 20}})
         seated = []

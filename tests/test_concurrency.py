@@ -129,11 +129,11 @@ def test_fifty_threads_racing_for_each_version_apply_exactly_one_move(busy_app):
             drawn_from = {s["version"] for s in seen}
             if len(drawn_from) == 1 and seen[0]["status"] == "playing":
                 assert len(winners) == 1, f"round {rounds}: {len(winners)} moves applied to version {drawn_from}"
-            for status, version, body in winners:
+            for _status, version, body in winners:
                 assert version not in applied, f"two moves applied to version {version}"
                 applied[version] = body["state"]["version"]
                 assert body["state"]["version"] > version
-            for status, version, body in answers:
+            for status, _version, body in answers:
                 if status == 409:
                     assert body["error"]["code"] and body["error"]["message"]
             if seen[0]["status"] != "playing":

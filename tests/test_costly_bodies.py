@@ -74,7 +74,7 @@ def test_a_paste_of_more_rows_than_a_deck_has_cards_is_refused_before_it_is_read
     for action in ("preview", "create"):
         page = teacher_client(app).post("/studio/paste", data={**HEAD, "rows": rows, "action": action})
         html = page.get_data(as_text=True)
-        assert f"these are 20000 rows" in html.replace(",", "").replace("\u202f", "").replace("\xa0", "")
+        assert "these are 20000 rows" in html.replace(",", "").replace("\u202f", "").replace("\xa0", "")
         assert f"paste at most {MAX_PASTE_ROWS} rows" in html
         assert 'id="sheet-rows"' not in html and "data-row=" not in html  # no row was read
         assert "Work 19999" in html  # the text is kept in the form, to mend

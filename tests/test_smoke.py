@@ -42,7 +42,7 @@ def test_authors_serve_serves_the_library(tmp_path):
                 break
             except OSError:
                 if time.time() > deadline or server.poll() is not None:
-                    raise AssertionError(server.stdout.read1().decode() if server.stdout else "no output")
+                    raise AssertionError(server.stdout.read1().decode() if server.stdout else "no output") from None
                 time.sleep(0.2)
         assert "Authors (1861)" in page
         assert (tmp_path / "instance" / "authors.sqlite3").exists()

@@ -222,7 +222,7 @@ class _RecordReader:
 
         options: dict[str, Any] = {}
         if "options" in top and not _is_null(top["options"][1]):
-            for key, (key_node, value_node) in self.mapping(top["options"][1], "options").items():
+            for key, (_key_node, value_node) in self.mapping(top["options"][1], "options").items():
                 options[key] = self.text(value_node, f'option "{key}"', allow_null=True)
         try:
             make_options(rules, options)

@@ -162,7 +162,7 @@ def parse(text: str, source: str = "<rules>") -> Document:
         raise fail(1, "the file is empty")
     if not summary:
         raise fail(2, "a summary paragraph must follow the title")
-    for key, heading, blocks in sections:
+    for _key, heading, blocks in sections:
         if not blocks:
             raise fail(len(lines), f'the section "{heading}" is empty')
     return Document(title=title, summary=summary[0],

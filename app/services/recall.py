@@ -117,8 +117,8 @@ class Mask:
             out["title"] = None
         # What was typed goes back to its typist only, and only when it named the card they now know:
         # a wrong name, or the name of a card that did not come, may be the title of another card.
-        typed = "text" if kind == "answer" else "named" if kind == "ask" and "named" in out else None
-        for typed in (typed, "hinted"):
+        typed_key = "text" if kind == "answer" else "named" if kind == "ask" and "named" in out else None
+        for typed in (typed_key, "hinted"):
             if typed and out.get(typed) is not None and not (
                     own and self.may_know(card) and out.get("verdict") != "wrong"):
                 out[typed] = ""

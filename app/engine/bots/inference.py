@@ -247,7 +247,7 @@ class Deal:
 
         self.card_p = [[x / total for x in row] for row in card_num]
         self.sure = {i: row.index(total) for i, row in enumerate(card_num) if total in row}
-        for s, cards in free_sets:
+        for _s, cards in free_sets:
             for i in cards:
                 self.card_p[i] = free_p
                 if free_sure:
