@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..decks.errors import N_
+
+__all__ = ["Ask", "Answer", "Claim", "PassTurn", "Move", "MOVE_FIELDS", "move_from_dict", "N_", "IllegalMove"]
+
 
 @dataclass(frozen=True)
 class Ask:
@@ -106,11 +110,6 @@ def move_from_dict(data: dict[str, Any]) -> Move:
 
 def _swap(name: str, old: str, new: str) -> str:
     return new if name == old else name
-
-
-def N_(text: str) -> str:
-    """Marks an English sentence for the translation catalogs (the web app translates it, not the engine)."""
-    return text
 
 
 class IllegalMove(Exception):

@@ -14,14 +14,12 @@ from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
 
+from ..decks.errors import N_  # marks a message for the catalogs; translated where it is printed
+
 CATALOGS = Path(__file__).resolve().parents[1] / "translations"
 SOURCE_LANGUAGE = "en"  # the messages are written in English: no catalog
 
-
-def N_(text: str) -> str:
-    """Marks a message for `pybabel extract`; translated where it is printed."""
-    return text
-
+__all__ = ["CATALOGS", "SOURCE_LANGUAGE", "N_", "primary_language", "translations"]
 
 def primary_language(tag: str | None) -> str:
     """The language of a tag, as the catalogs are named: "pt-BR" -> "pt", "RU" -> "ru", None -> "en"."""

@@ -8,14 +8,10 @@ from flask import Flask, jsonify, render_template
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 
+from ..decks.errors import N_
 from .seating import wants_json
 
 csrf = CSRFProtect()
-
-
-def N_(text: str) -> str:
-    """Marks a message for `pybabel extract`; translated where it is shown."""
-    return text
 
 
 # Flask-WTF's reasons (flask_wtf/csrf.py), in the reader's language.

@@ -6,11 +6,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
-
-def N_(text: str) -> str:
-    """Marks a message for `pybabel extract`; translated where it is shown."""
-    return text
-
+from ..decks.errors import N_
 
 TITLES = {
     400: N_("Bad request"), 401: N_("Log in first"), 403: N_("Forbidden"), 404: N_("Not found"),
