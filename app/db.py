@@ -15,10 +15,12 @@ mode, so readers never wait for the writer and the writer never waits for reader
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import event, inspect, select
+from sqlalchemy import event, inspect, select, text
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.engine import Engine
 
@@ -137,3 +139,29 @@ def write_lock(model, ident, loaded=None):
             return loaded
     return (db.session.query(model).filter(model.id == ident).with_for_update()
             .populate_existing().one_or_none())
+
+
+SCHEMA_LOCK_KEY = 1861_0001  # the PostgreSQL advisory lock held while one process migrates the schema
+
+
+@contextmanager
+def schema_lock(engine: Engine, timeout: float = 300) -> Iterator[None]:
+    """One process at a time prepares the schema: app servers started together on an empty database
+    would otherwise all run the migrations, and all but one fail. PostgreSQL: a session advisory lock;
+    SQLite: a lock file beside the database file (an in-memory database has one process anyway)."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
+            try:
+                yield
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK_KEY})
+        return
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    from filelock import FileLock
+
+    with FileLock(f"{database}.schema-lock", timeout=timeout):
+        yield

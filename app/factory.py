@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import from_environment
 from . import i18n
-from .db import db
+from .db import db, schema_lock
 from .services.hands import DEFAULTS as PLAY_DEFAULTS
 
 
@@ -27,11 +27,12 @@ def prepare_schema(app: Flask) -> None:
     if app.testing and not app.config.get("USE_MIGRATIONS"):
         db.create_all()
         return
-    tables = set(inspect(db.engine).get_table_names())
-    if tables and "alembic_version" not in tables:
-        # Made by create_all (a test, or a build from before migrations): it is the baseline schema.
-        flask_migrate.stamp(directory=str(MIGRATIONS), revision="0001")
-    flask_migrate.upgrade(directory=str(MIGRATIONS))
+    with schema_lock(db.engine):  # servers started together: one migrates, the others then find it done
+        tables = set(inspect(db.engine).get_table_names())
+        if tables and "alembic_version" not in tables:
+            # Made by create_all (a test, or a build from before migrations): it is the baseline schema.
+            flask_migrate.stamp(directory=str(MIGRATIONS), revision="0001")
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
 
 
 def create_app(test_config: dict | None = None) -> Flask:

@@ -410,3 +410,36 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
             thread.start()
         for thread in stopping:
             thread.join(60)
+
+
+@pytest.mark.database
+def test_two_servers_started_together_on_an_empty_database_both_serve(shared_database, tmp_path):
+    """A district's servers start at the same moment: one prepares the schema, the others wait for it
+    (app/db.py schema_lock), and every one of them comes up and logs its requests."""
+    servers = [Server(shared_database, tmp_path / name, workers=1, threads=2, env=PLAY) for name in "abc"]
+    failures: list[str] = []
+
+    def start(server: Server) -> None:
+        try:
+            server.start(timeout=60)
+        except RuntimeError as exc:
+            failures.append(str(exc)[-600:])
+
+    threads = [threading.Thread(target=start, args=(server,)) for server in servers]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(90)
+        assert not failures, failures
+        for server in servers:
+            status, _, _ = Browser(server.port).request("GET", "/api/catalog")
+            assert status == 200
+        time.sleep(0.5)  # the access log line of the last request is written after the answer
+        for server in servers:
+            log = server.log.read_text(errors="replace")
+            assert '"GET /api/catalog' in log, f"no access log line in {server.log}:\n{log[-1500:]}"
+            assert "Traceback" not in log
+    finally:
+        for server in servers:
+            server.stop()

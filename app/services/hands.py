@@ -155,7 +155,7 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
         version = _finish_hand(table, hand, game, now, next_bot_at)
     if before_commit is not None:
         before_commit(game)
-    store.commit_move(hand, version)
+    store.commit_move()
     if game.finished:
         fresh = store.by_id(table.id)
         if fresh is None:

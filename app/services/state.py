@@ -8,6 +8,7 @@ ask for are the deck's cards of those sets that the hand lacks, which the screen
 from __future__ import annotations
 
 import json
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -62,6 +63,26 @@ def _options_dict(rules: str, options_json: str) -> dict[str, Any]:
     return make_options(rules, json.loads(options_json or "{}")).to_dict()
 
 
+_public_parts: dict[tuple, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+_public_lock = threading.Lock()
+
+
+def _public_part(table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The summary and the finished hands of a table at one version: the same for every seat, so built
+    once per version by this process (for snapshots: they never change) and shared (never changed)."""
+    if not isinstance(table, store.TableSnapshot):
+        return summary(table), finished_hands(table)
+    key = (table.id, table.created_at, table.version, hands.pace(table))
+    part = _public_parts.get(key)
+    if part is None:
+        part = (summary(table), finished_hands(table))
+        with _public_lock:
+            _public_parts[key] = part
+            while len(_public_parts) > 1024:
+                _public_parts.pop(next(iter(_public_parts)))
+    return part
+
+
 def summary(table) -> dict[str, Any]:
     """The table without any game state: for lists, lobbies and every state."""
     deck = played_deck(table)
@@ -110,11 +131,12 @@ def finished_hands(table) -> list[dict[str, Any]]:
 
 def table_state(table, seat=None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
-    out = summary(table)
+    public, finished = _public_part(table)
+    out = dict(public)
     out["seats"] = [seat_dict(s, held) for s in table.seats]
     out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
     out["teacher"] = teacher
-    out["hands"] = finished_hands(table)
+    out["hands"] = finished
     out["game"] = out["recent"] = out["last_answer"] = out["cards"] = None
     poll = int(hands.setting("POLL_MS"))
     hand = table.current_hand

@@ -32,7 +32,6 @@ NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
 _stripes = [threading.RLock() for _ in range(64)]
 _registry = threading.Lock()                          # guards the caches' bookkeeping
 _games: dict[tuple, tuple[tuple, Game]] = {}         # hand -> (its stamp, its game)
-_caught_up: dict[tuple, tuple] = {}                   # hand -> (stamp, table version seen, moves then)
 _turns: dict[tuple, tuple] = {}                       # table -> ((version, hand, dealt at), whose turn)
 _bots: dict[tuple, list] = {}                         # (hand, stamp, seat, strength) -> [bot, events seen]
 
@@ -63,58 +62,67 @@ def stamp_of(hand) -> tuple:
 
 @contextmanager
 def playing(hand) -> Iterator[Game]:
-    """The hand's game with every stored move applied, held by this thread for the block.
+    """The hand's game as the caller read the hand, held by this thread for the block.
 
-    Every move bumps the table's version, so a cached game already caught up at the version the caller
-    read has every move there is to see, and the log is not read again."""
+    A snapshot's hand knows how many moves the log held when it was read (`move_count`): the game has
+    exactly those, so a state built from it matches the version read with it. The cached game is caught
+    up from the log when it is behind (one query), used as it is when level (none). One that is ahead (a
+    thread of this process moved since the caller read the table) is not the caller's: a game is rebuilt
+    to the caller's count. An ORM hand (the rarer paths) gets every move the log holds."""
     db.session.connection()  # from the pool (which may be busy) before the lock, never while holding it
     with _stripes[hash(key_of(hand)) % len(_stripes)]:
-        yield _caught_up_game(hand)
+        yield _game_at(hand, getattr(hand, "move_count", None))
 
 
-def _caught_up_game(hand) -> Game:
+def _game_at(hand, count: int | None) -> Game:
     key, stamp = key_of(hand), stamp_of(hand)
     cached = _games.get(key)
-    if cached is None or cached[0] != stamp:
+    game = cached[1] if cached is not None and cached[0] == stamp else None
+    if game is not None and count is not None:
+        if len(game.moves) == count:
+            return game
+        if len(game.moves) > count:
+            return _replayed(hand, count)
+    if game is None:
         game = game_from_header(hand.header)
         remember(_games, key, (stamp, game), 512)
-    else:
-        game = cached[1]
-        if _caught_up.get(key) == (stamp, hand.table.version, len(game.moves)):
-            return game
-    version = hand.table.version  # read before the log: the game holds at least this version's moves
-    rows = db.session.connection().execute(NEW_MOVES, {"hand_id": hand.id, "seen": len(game.moves)})
+    _catch_up(hand, game, count)
+    return game
+
+
+def _catch_up(hand, game: Game, count: int | None) -> None:
+    statement = NEW_MOVES if count is None else NEW_MOVES.where(MOVES.c.seq < count)
+    rows = db.session.connection().execute(statement, {"hand_id": hand.id, "seen": len(game.moves)})
     for seq, data_json in rows:
         if seq != len(game.moves):
             evict(hand)
             raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
         game.apply(move_from_dict(json.loads(data_json)))
-    remember(_caught_up, key, (stamp, version, len(game.moves)), 512)
+    if count is not None and len(game.moves) != count:
+        evict(hand)
+        raise RuntimeError(f"hand {hand.id}: the log holds {len(game.moves)} moves, not {count}")
+
+
+def _replayed(hand, count: int) -> Game:
+    """A game of the hand at `count` moves, not kept (the cached one is further on)."""
+    game = game_from_header(hand.header)
+    _catch_up(hand, game, count)
     return game
 
 
-def caught_up_at(hand, version: int) -> None:
-    """This process's game of the hand holds every move up to this table version (its own move, just
-    committed)."""
-    cached = _games.get(key_of(hand))
-    if cached is not None:
-        remember(_caught_up, key_of(hand), (stamp_of(hand), version, len(cached[1].moves)), 512)
-
-
-def forget_uncommitted(hand) -> None:
-    """Forget the hand's game if it holds more moves than the log had when it was last caught up (a move
-    applied, then its write rolled back). A refused move leaves the game as it was: it is kept."""
-    key = key_of(hand)
-    cached, seen = _games.get(key), _caught_up.get(key)
-    if cached is not None and (seen is None or seen[2] != len(cached[1].moves)):
-        evict(hand)
-
-
 def evict(hand) -> None:
-    """Forget the hand's game (a write that failed may have left it ahead of the log)."""
+    """Forget the hand's game."""
     with _registry:
         _games.pop(key_of(hand), None)
-        _caught_up.pop(key_of(hand), None)
+
+
+def forget_unstored(hand) -> None:
+    """After a write was rolled back: forget the hand's game if it holds a move the log does not (one
+    applied whose write failed). A refused move leaves the game as it was: it is kept."""
+    cached = _games.get(key_of(hand))
+    count = getattr(hand, "move_count", None)
+    if cached is not None and (count is None or len(cached[1].moves) != count):
+        evict(hand)
 
 
 def turn(table) -> str | None:
@@ -163,5 +171,5 @@ def record(hand):
 def forget_all() -> None:
     """Forget every cached game, turn and computer player, as a process that has just started."""
     with _registry:
-        for cache in (_games, _caught_up, _turns, _bots):
+        for cache in (_games, _turns, _bots):
             cache.clear()

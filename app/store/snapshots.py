@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select
 
 from ..db import begin_write, db
-from ..models import Hand, HandMixin, Seat, SeatMixin, Table, TableMixin
+from ..models import Hand, HandMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
 
 TABLES, SEATS, HANDS = Table.__table__, Seat.__table__, Hand.__table__
 HAND_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the deal: see header_json
@@ -44,6 +44,9 @@ class HandSnapshot(HandMixin):
     revision: int
     result_json: str | None
     started_at: float
+    # How many moves the log held when this was read: the game a state is built from has exactly these
+    # (games.py), so a state's version and its game always agree.
+    move_count: int = 0
     table: "TableSnapshot | None" = field(default=None, repr=False)
 
     @cached_property
@@ -80,9 +83,12 @@ class TableSnapshot(TableMixin):
     hands: tuple[HandSnapshot, ...] = ()
 
     def moved_to(self, version: int, changed_at: float, next_bot_at: float) -> "TableSnapshot":
-        """The table once a move of this process committed (nothing else changed: it held the lock)."""
+        """The table once a move of this process committed in its current hand (nothing else changed: the
+        move held the lock)."""
         moved = replace(self, version=version, changed_at=changed_at, next_bot_at=next_bot_at)
-        object.__setattr__(moved, "hands", tuple(replace(h, table=moved) for h in self.hands))
+        last = len(self.hands) - 1
+        object.__setattr__(moved, "hands", tuple(
+            replace(h, table=moved, move_count=h.move_count + (i == last)) for i, h in enumerate(self.hands)))
         return moved
 
 
@@ -103,8 +109,10 @@ TABLE_AND_SEATS = (select(*_labelled(TABLES, "t_", TABLE_FIELDS), *_labelled(SEA
                    .outerjoin(SEATS, SEATS.c.table_id == TABLES.c.id).order_by(SEATS.c.position))
 BY_CODE = TABLE_AND_SEATS.where(TABLES.c.code == bindparam("key"))
 BY_ID = TABLE_AND_SEATS.where(TABLES.c.id == bindparam("key"))
-HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS)).where(HANDS.c.table_id == bindparam("table_id")) \
-    .order_by(HANDS.c.number)
+MOVES = MoveRow.__table__
+MOVE_COUNT = select(func.count()).where(MOVES.c.hand_id == HANDS.c.id).scalar_subquery()  # (an index-only count)
+HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS), MOVE_COUNT) \
+    .where(HANDS.c.table_id == bindparam("table_id")).order_by(HANDS.c.number)
 
 VERSION_FOR_UPDATE = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id")).with_for_update()
 

@@ -43,7 +43,7 @@ NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLE
 def _forget(table) -> None:
     """After a rollback: forget any cached game of the table that holds a move the log does not."""
     for hand in table.hands:
-        games.forget_uncommitted(hand)
+        games.forget_unstored(hand)
 
 
 @contextmanager
@@ -126,7 +126,6 @@ def flush(row: Table) -> int:
     return row.version
 
 
-def commit_move(hand, version: int) -> None:
-    """Commit the move's transaction; this process's game of the hand has seen every move to `version`."""
+def commit_move() -> None:
+    """Commit the move's transaction."""
     db.session.commit()
-    games.caught_up_at(hand, version)

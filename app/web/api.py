@@ -262,7 +262,9 @@ def move(code: str):
     if extra and before.current_hand is not None:
         result = recall.with_hint(result, extra, state.played_deck(before), options)
     if recall.active(options) and before.current_hand is not None:
-        result = recall.masked_result(before, before.current_hand, result, seat.name)
+        # the hand the move was played in, as the move left it (it may have ended since)
+        played_in = next((h for h in table.hands if h.id == before.current_hand.id), before.current_hand)
+        result = recall.masked_result(table, played_in, result, seat.name)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
