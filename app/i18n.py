@@ -64,13 +64,14 @@ def current_language() -> str:
     return locale.language if locale else DEFAULT_LANGUAGE
 
 
-def translated(error) -> str:
-    """An error that carries a marked template and its fields (the engine's OptionsError and SetupError,
-    printing's PrintError, a deck Problem: anything with `render(translations)`) in this request's
-    language; its str() stays English for the command line."""
+def translated(sentence) -> str:
+    """A sentence in this request's language: a Text, or an error that carries one (a service's
+    refusal, the engine's IllegalMove, OptionsError and SetupError, printing's PrintError, a deck
+    Problem: anything with `render(translations)`). The services build sentences; they are said here,
+    at the edge, once. Their str() stays English for the command line and the logs."""
     from flask_babel import get_translations
 
-    return error.render(get_translations())
+    return sentence.render(get_translations())
 
 
 def _named_table_code() -> str | None:

@@ -34,33 +34,68 @@ class Translations(Protocol):
 ENGLISH: Translations = NullTranslations()
 
 
+def _translated(template: Template, params: Mapping[str, Any], translations: Translations) -> str:
+    """The template in the language of `translations`; a plural chosen by the field `count` (else `num`)."""
+    if isinstance(template, tuple):
+        return translations.ngettext(template[0], template[1], params["count"] if "count" in params else params["num"])
+    return translations.gettext(template)
+
+
+def _values(params: Mapping[str, Any], translations: Translations) -> dict[str, Any]:
+    """The fields, each phrase among them (a Text, or a Sentence's) said in the same language."""
+    return {name: value.render(translations) if isinstance(value, (Text, Sentence)) else value
+            for name, value in params.items()}
+
+
 def render(template: Template, params: Mapping[str, Any], translations: Translations = ENGLISH) -> str:
     """The template in the language of `translations`, its fields filled in (Text fields rendered too)."""
-    if isinstance(template, tuple):
-        text = translations.ngettext(template[0], template[1], params["count"])
-    else:
-        text = translations.gettext(template)
+    text = _translated(template, params, translations)
     if not params:
         return text
-    return text % {name: value.render(translations) if isinstance(value, Text) else value
-                   for name, value in params.items()}
+    return text % _values(params, translations)
 
 
 @dataclass(frozen=True)
 class Text:
-    """A phrase to translate inside a sentence: an English template and its fields."""
+    """A sentence or a phrase to translate: an English template and its fields. The one sentence type:
+    a deck problem, an engine or printing error (Sentence), a service's refusal all carry one, and the
+    web app says it in the reader's language (`render(translations)`); str() is the English."""
     template: Template
     params: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    capital: bool = field(default=False, repr=False)  # said with a capital letter (a phrase that opens a sentence)
 
     @classmethod
     def of(cls, template: Template, **params: Any) -> "Text":
         return cls(template, params)
 
     def render(self, translations: Translations = ENGLISH) -> str:
-        return render(self.template, self.params, translations)
+        text = self.fill(_translated(self.template, self.params, translations), translations)
+        return text[:1].upper() + text[1:] if self.capital else text
+
+    def fill(self, text: str, translations: Translations) -> str:
+        """The translated template with its fields filled in: `%(name)s` fields."""
+        return text % _values(self.params, translations) if self.params else text
+
+    def capitalized(self) -> "Text":
+        """The same phrase, said with a capital letter in every language."""
+        return replace(self, capital=True)
 
     def __str__(self) -> str:
         return self.render()
+
+
+class BracedText(Text):
+    """A sentence whose fields are written `{name}` (str.format): the engine's refusals (IllegalMove),
+    whose templates in app/engine/game.py are written so; otherwise a Text like any other."""
+
+    def fill(self, text: str, translations: Translations) -> str:
+        return text.format(**_values(self.params, translations)) if self.params else text
+
+
+def say(template: Template, **params: Any) -> Text:
+    """A sentence: a marked template (`N_`, `N_plural`) and its fields, e.g.
+    `BadRequest(say(N_("a name has at most %(max)d characters"), max=80))`."""
+    return Text(template, params)
 
 
 @dataclass(frozen=True)
@@ -95,19 +130,32 @@ class Problem:
 
 
 class Sentence(Exception):
-    """An error whose message is a marked template with its fields, like a Problem's: `message` and str()
-    are the English sentence (what the command line prints), `render(translations)` says it in another
-    language. The engine's OptionsError and SetupError and printing's PrintError are Sentences."""
+    """An error whose message is a sentence (a `Text`: a marked template with its fields), like a
+    Problem's: `message` and str() are the English sentence (what the command line prints and the logs
+    keep), `render(translations)` says it in another language. The engine's OptionsError, SetupError and
+    IllegalMove, printing's PrintError and the services' ServiceError are Sentences."""
 
-    def __init__(self, template: Template, **params: Any):
-        self.template = template
-        self.params = params
-        self.message = render(template, params)
+    def __init__(self, template: Template | Text, **params: Any):
+        if isinstance(template, Text):
+            if params:
+                raise TypeError("a Sentence made from a Text takes no other fields")
+            self.text = template
+        else:
+            self.text = Text(template, params)
+        self.message = self.text.render()
         super().__init__(self.message)
+
+    @property
+    def template(self) -> Template:
+        return self.text.template
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        return self.text.params
 
     def render(self, translations: Translations = ENGLISH) -> str:
         """The sentence in the language of `translations` (English by default: `message`)."""
-        return render(self.template, self.params, translations)
+        return self.text.render(translations)
 
 
 class DeckError(Exception):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..decks.errors import N_
+from ..decks.errors import N_, BracedText, Sentence
 
 __all__ = ["Ask", "Answer", "Claim", "PassTurn", "Move", "MOVE_FIELDS", "move_from_dict", "N_", "IllegalMove"]
 
@@ -112,16 +112,15 @@ def _swap(name: str, old: str, new: str) -> str:
     return new if name == old else name
 
 
-class IllegalMove(Exception):
+class IllegalMove(Sentence):
     """A refused move: a stable code (see the record spec) and a sentence that explains the rule.
 
     The sentence is an English template with named fields (`template`, `params`), so the web app can
-    translate the template and fill in the names; `message` is the English sentence."""
+    say it in the reader's language like any other Sentence (`render(translations)`); `message` is the
+    English sentence. The templates are written with `{name}` fields (a BracedText)."""
 
     def __init__(self, code: str, template: str, move: Move | None = None, **params: str):
         self.code = code
-        self.template = template
-        self.params = params
-        self.message = template.format(**params) if params else template
         self.move = move
-        super().__init__(f"{code}: {self.message}")
+        super().__init__(BracedText(template, params))
+        self.args = (f"{code}: {self.message}",)

@@ -1,31 +1,36 @@
-"""Refusals of the services: an HTTP status, a stable code and a sentence a person can act on."""
+"""Refusals of the services: an HTTP status, a stable code and a sentence a person can act on.
+
+The sentence is a `Text` (app/decks/errors.py): a marked English template and its fields, such as
+`BadRequest(say(N_("a password has at least %(num)d characters"), num=8))`. A field may be a phrase or
+another error's sentence (an engine refusal, an options error), said in the same language. `message`
+and str() are the English sentence (logs, the command line); the web app says it in the reader's
+language at its edge (`render(translations)`, `to_dict(translations)`)."""
 from __future__ import annotations
+
+from ..decks.errors import ENGLISH, Sentence, Template, Text, Translations
 
 
 class ServiceError(Exception):
     status = 400
     code = "bad-request"
 
-    def __init__(self, message: str, code: str | None = None, status: int | None = None,
-                 refusal=None, wrap: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.refusal = refusal  # the engine's IllegalMove behind it, if any: its sentence can be translated
-        self.wrap = wrap        # the message around the refusal's sentence, with "{reason}" where it goes
+    def __init__(self, sentence: Template | Text | Sentence, code: str | None = None, status: int | None = None):
+        if isinstance(sentence, Sentence):
+            sentence = sentence.text
+        self.text = sentence if isinstance(sentence, Text) else Text(sentence)
+        self.message = self.text.render()
+        super().__init__(self.message)
         if code is not None:
             self.code = code
         if status is not None:
             self.status = status
 
-    def text(self, translate=None) -> str:
-        """The message, with the rule's reason put into the reader's language by `translate(refusal)`."""
-        if self.refusal is None or translate is None:
-            return str(self.message)
-        reason = translate(self.refusal)
-        return str(self.wrap).format(reason=reason) if self.wrap else reason
+    def render(self, translations: Translations = ENGLISH) -> str:
+        """The sentence in the language of `translations` (English by default: `message`)."""
+        return self.text.render(translations)
 
-    def to_dict(self, translate=None) -> dict:
-        return {"code": self.code, "message": self.text(translate)}
+    def to_dict(self, translations: Translations = ENGLISH) -> dict:
+        return {"code": self.code, "message": self.render(translations)}
 
 
 class BadRequest(ServiceError):

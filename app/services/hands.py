@@ -13,9 +13,9 @@ import time
 from typing import Any
 
 from flask import current_app
-from flask_babel import gettext as _
 
 from .. import store
+from ..decks.errors import N_, say
 from ..engine import match
 from ..engine.bots import BOTS, make_bot
 from ..engine.game import Game
@@ -133,7 +133,7 @@ NO_COMPUTER = 1e12  # next_bot_at while a person is to move: no computer player 
 
 
 def _stale() -> Conflict:
-    return Conflict(_("The table changed at the same moment; look again and choose again."), code="stale-version")
+    return Conflict(N_("The table changed at the same moment; look again and choose again."), code="stale-version")
 
 
 def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Move,
@@ -145,7 +145,7 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     try:
         game.apply(move)
     except IllegalMove as refusal:
-        raise Refused(refusal.message, code=refusal.code, refusal=refusal) from None
+        raise Refused(refusal, code=refusal.code) from None
     now = time.time()
     next_bot_at = now + pace(table) if _computer_turn(table, game) else NO_COMPUTER
     row = {**move.to_dict(), **(extra or {})}
@@ -159,7 +159,7 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     if game.finished:
         fresh = store.by_id(table.id)
         if fresh is None:
-            raise NotFound(_("This table is gone."), code="unknown-code")
+            raise NotFound(N_("This table is gone."), code="unknown-code")
         return fresh
     return table.moved_to(version, now, next_bot_at)
 
@@ -197,15 +197,15 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
                     return stored["result"], True, table
             seat = next((s for s in table.seats if s.id == seat_id), None)
             if seat is None or seat.token_hash != seat_token or seat.name != seat_name:
-                raise Conflict(_("Your seat changed at the same moment (the teacher moved or renamed someone); "
-                                 "look again."), code="stale-version")
+                raise Conflict(N_("Your seat changed at the same moment (the teacher moved or renamed someone); "
+                                  "look again."), code="stale-version")
             if table.status == "lobby":
-                raise Conflict(_("The game has not started yet; wait for the teacher to start it."),
-                               code="not-started")
+                raise Conflict(N_("The game has not started yet; wait for the teacher to start it."),
+                                code="not-started")
             if table.status != "playing":
-                raise Conflict(_("This match is over; no more moves can be made."), code="game-over")
+                raise Conflict(N_("This match is over; no more moves can be made."), code="game-over")
             if table.paused:
-                raise Conflict(_("The teacher has paused this table: wait until play goes on."), code="paused")
+                raise Conflict(N_("The teacher has paused this table: wait until play goes on."), code="paused")
             hand = table.current_hand
             with store.playing(hand) as game:
                 if expected_version is not None and expected_version != table.version:
@@ -219,23 +219,21 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
 
                 table = _commit_move(table, hand, game, move, before_commit=keep_answer, extra=extra)
     except store.Gone:
-        raise NotFound(_("This table is gone."), code="unknown-code") from None
+        raise NotFound(N_("This table is gone."), code="unknown-code") from None
     except store.Stale:
         raise _stale() from None
     return result, False, _advance(table)[1]
 
 
 def _moved_on(refusal: IllegalMove | None, before: int, now: int) -> Conflict:
-    """The move names a version the table has left: say so, with the rule's reason if it is refused now."""
-    # "{reason}" stays in the (translated) sentence: the rule's reason goes there, in the reader's
-    # language too (errors.ServiceError.text).
-    numbers = {"before": before, "now": now}
-    wrap = (_("The table has moved on since your screen was drawn (version %(before)d, now %(now)d) "
-              "(%(reason)s); look again and choose again.", reason="{reason}", **numbers) if refusal else
-            _("The table has moved on since your screen was drawn (version %(before)d, now %(now)d); "
-              "look again and choose again.", **numbers))
-    return Conflict(wrap.format(reason=refusal.message if refusal else ""),
-                    code=refusal.code if refusal else "stale-version", refusal=refusal, wrap=wrap)
+    """The move names a version the table has left: say so, with the rule's reason if it is refused now
+    (the refusal's own sentence, said in the reader's language with the rest)."""
+    if refusal is None:
+        return Conflict(say(N_("The table has moved on since your screen was drawn (version %(before)d, now %(now)d); "
+                               "look again and choose again."), before=before, now=now), code="stale-version")
+    return Conflict(say(N_("The table has moved on since your screen was drawn (version %(before)d, now %(now)d) "
+                           "(%(reason)s); look again and choose again."), before=before, now=now, reason=refusal.text),
+                    code=refusal.code)
 
 
 def _computer_turn(table, game: Game) -> bool:

@@ -12,6 +12,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from .. import store
 from ..db import db
+from ..decks.errors import N_, say
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
@@ -141,7 +142,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
         options = make_options(rules, spec.options)
         options = make_options(rules, {**app_defaults(options, spec.options), **spec.options})
     except OptionsError as exc:
-        raise BadRequest(exc.message, refusal=exc) from None
+        raise BadRequest(exc) from None
     overrides = options.overrides(PRESETS[rules])
 
     seats: list[Seat] = []
@@ -176,8 +177,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     try:
         Game(deck, options, [f"Seat {i}" for i in range(len(seats))], seed=0, rules=rules)
     except SetupError as exc:
-        wrap = _("this table cannot be played: %(reason)s", reason="{reason}")
-        raise BadRequest(wrap.format(reason=exc.message), refusal=exc, wrap=wrap) from None
+        raise BadRequest(say(N_("this table cannot be played: %(reason)s"), reason=exc.text)) from None
 
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
     for _attempt in range(20):

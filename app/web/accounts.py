@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from itsdangerous import BadData, URLSafeTimedSerializer
 
+from ..i18n import translated
 from ..services import accounts
 from ..store.codes import new_token
 from ..services.errors import ServiceError
@@ -130,7 +131,7 @@ def login():
     try:
         teacher = accounts.authenticate(name, request.form.get("password", ""), known_device())
     except ServiceError as exc:
-        return render_template("accounts/login.html", name=name[:200], next=next_url, error=exc.message,
+        return render_template("accounts/login.html", name=name[:200], next=next_url, error=translated(exc),
                                signup_open=_signup_open()), exc.status
     return _sign_in(teacher, redirect(next_url or url_for("tables.overview"), 303))
 
@@ -155,7 +156,7 @@ def signup():
                 error, status = _("Sign-up is closed on this server: ask a teacher who has an account for an "
                                   "invitation link."), 403
         except ServiceError as exc:
-            error, status = exc.message, exc.status
+            error, status = translated(exc), exc.status
         return render_template("accounts/signup.html", name="", invite=invite, error=error,
                                closed=status != 200), status
     name = request.form.get("name", "")
@@ -163,7 +164,7 @@ def signup():
         teacher = accounts.sign_up(name, request.form.get("password", ""), request.form.get("repeat", ""),
                                    invitation_token=invite, open_signup=_signup_open())
     except ServiceError as exc:
-        return render_template("accounts/signup.html", name=name[:200], invite=invite, error=exc.message,
+        return render_template("accounts/signup.html", name=name[:200], invite=invite, error=translated(exc),
                                closed=exc.code in ("signup-closed", "unknown-invitation", "invitation-used",
                                                    "invitation-expired")), exc.status
     return _sign_in(teacher, redirect(url_for("tables.overview"), 303))
@@ -189,7 +190,7 @@ def change_password():
         accounts.change_password(current_user, form.get("current", ""), form.get("new", ""), form.get("repeat", ""),
                                  keep_login=current_user.login_token)  # this browser stays logged in
     except ServiceError as exc:
-        return _account_page(exc.status, error=exc.message)
+        return _account_page(exc.status, error=translated(exc))
     return _account_page(done=_("Your password is changed; any other browser logged in as you is logged out."))
 
 

@@ -10,8 +10,8 @@ from flask import jsonify, render_template, request, session
 from flask_babel import gettext
 from flask_login import current_user
 
+from ..decks.errors import N_, say
 from ..i18n import translated
-
 from ..store import SeatSnapshot as Seat, TableSnapshot as Table
 from ..services import tables as table_service
 from ..store.codes import token_matches
@@ -78,8 +78,8 @@ def requested_seat(table: Table, position) -> Seat | None:
     if position not in (None, ""):
         seat = table_service.seat_at(table, position)
         if seat.position not in held:
-            raise Forbidden(gettext("Seat %(position)d is not yours: join the table to get a seat of your own.",
-                                    position=seat.position), code="not-your-seat")
+            raise Forbidden(say(N_("Seat %(position)d is not yours: join the table to get a seat of your own."),
+                                position=seat.position), code="not-your-seat")
         return seat
     if len(held) == 1:
         return next(iter(held.values()))
@@ -90,21 +90,11 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def translated_refusal(refusal) -> str:
-    """The sentence behind a service's refusal in the reader's language: a Sentence (options, set-up) is
-    rendered in it; an engine's IllegalMove has its English template translated, then filled in."""
-    if hasattr(refusal, "render"):
-        return translated(refusal)
-    template = getattr(refusal, "template", None)
-    if not template:
-        return refusal.message
-    return gettext(template).format(**getattr(refusal, "params", {}))
-
-
 def error_response(exc: ServiceError):
+    """A service's refusal as an answer, its sentence said in the reader's language (here, at the edge)."""
     if wants_json():
-        return jsonify(error=exc.to_dict(translated_refusal)), exc.status
+        return jsonify(error={"code": exc.code, "message": translated(exc)}), exc.status
     titles = {400: gettext("Bad request"), 403: gettext("Not allowed"), 404: gettext("Not found"),
               409: gettext("Not now")}
     return render_template("error.html", status=exc.status, title=titles.get(exc.status) or gettext("Error"),
-                           message=exc.text(translated_refusal)), exc.status
+                           message=translated(exc)), exc.status

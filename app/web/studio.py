@@ -156,7 +156,7 @@ def _yaml_save(row):
         else:
             saved = studio.save_text(row, data, source)
     except studio.DeckInvalid as exc:
-        return _yaml_page(row, exc.text or "", exc.problems, 400, source)
+        return _yaml_page(row, exc.yaml or "", exc.problems, 400, source)
     return redirect(url_for("studio.deck", number=saved.id), 303)
 
 
@@ -248,7 +248,7 @@ def add_image(number: int):
     try:
         studio.set_image(row, request.form.get("target", ""), data)
     except ServiceError as exc:
-        return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=exc.message), exc.status
+        return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=translated(exc)), exc.status
     return redirect(url_for("studio.images", number=row.id), 303)
 
 

@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 
 from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
-from ..i18n import current_language, preset_title
+from ..i18n import current_language, preset_title, translated
 from ..lan import only_this_computer
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
@@ -63,7 +63,7 @@ def new():
             table, here = table_service.create(spec_from_form(request.form), current_user.id,
                                                default_language=current_language())
         except ServiceError as exc:
-            return _new_form(form, exc.text()), exc.status
+            return _new_form(form, translated(exc)), exc.status
         for position, token in here.items():
             seating.remember_seat(table.code, position, token)
         return redirect(url_for("tables.manage", code=table.code), 303)
@@ -119,7 +119,7 @@ def join():
             seat, token = table_service.join(table, name)
             seating.remember_seat(table.code, seat.position, token)
     except ServiceError as exc:
-        return render_template("tables/join.html", code=code, name=name, error=exc.text()), exc.status
+        return render_template("tables/join.html", code=code, name=name, error=translated(exc)), exc.status
     return redirect(url_for("play.play", code=table.code), 303)
 
 

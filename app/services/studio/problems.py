@@ -11,10 +11,10 @@ class DeckInvalid(ServiceError):
     """The validator refused the deck: every problem, each with its line."""
     status, code = 400, "deck-invalid"
 
-    def __init__(self, problems: list[Problem], text: str | None = None):
+    def __init__(self, problems: list[Problem], yaml: str | None = None):
         super().__init__("; ".join(p.message for p in problems[:3]) + ("; ..." if len(problems) > 3 else ""))
         self.problems = problems
-        self.text = text
+        self.yaml = yaml  # the text refused, to show beside its problems
 
 
 def problem_text(problem: Problem) -> str:
