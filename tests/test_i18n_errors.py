@@ -283,6 +283,64 @@ def test_no_error_sentence_is_written_without_a_marked_template():
     assert found > 50
 
 
+REFUSALS = {"ServiceError", "BadRequest", "Forbidden", "NotFound", "Conflict", "TooManyAttempts", "Refused",
+            "LoginFailed", "KeyReused"}
+
+
+SAID = {"_", "gettext", "ngettext", "lazy_gettext", "_l", "str", "format"}
+
+
+def _is_sentence(node: ast.expr) -> bool:
+    """Not a string already said (a literal, an f-string, a concatenation, gettext's answer): a marked
+    template (N_, N_plural), say(...), another error's sentence, or a helper's Text."""
+    if isinstance(node, ast.IfExp):
+        return _is_sentence(node.body) and _is_sentence(node.orelse)
+    if isinstance(node, ast.BoolOp):
+        return all(_is_sentence(value) for value in node.values)
+    if isinstance(node, ast.Call):
+        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        if called == "say":
+            return bool(node.args) and _is_sentence(node.args[0])
+        return called not in SAID
+    return not isinstance(node, (ast.Constant, ast.JoinedStr, ast.BinOp))
+
+
+def test_the_services_refuse_with_sentences_said_at_the_edge():
+    """A service's refusal carries a marked template and its fields, never a string already translated:
+    the services import nothing of flask_babel, and every refusal (in the web's code too) is made from
+    N_(...), say(N_(...), ...) or a sentence carried over."""
+    found = 0
+    for path in sorted((ROOT / "app" / "services").rglob("*.py")) + sorted((ROOT / "app" / "web").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if "services" in path.parts:
+            imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)} | {
+                alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+            assert "flask_babel" not in imported, f"{path.relative_to(ROOT)} imports flask_babel"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSALS \
+                    and node.args:
+                found += 1
+                assert _is_sentence(node.args[0]), f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)[:80]}"
+    assert found > 80
+
+
+def test_a_refusal_around_a_refusal_says_both_in_the_readers_language():
+    from app.engine.moves import IllegalMove
+    from app.services.errors import Conflict, Refused
+    from app.decks.errors import N_, say
+
+    refusal = IllegalMove("not-your-turn", "it is {whose}'s turn, not {player}'s", whose="Anna", player="Boris")
+    assert Refused(refusal, code=refusal.code).render(catalog("pt")[1]) == "é a vez de Anna, não de Boris"
+    moved_on = Conflict(say(N_("The table has moved on since your screen was drawn (version %(before)d, now "
+                               "%(now)d) (%(reason)s); look again and choose again."), before=3, now=5,
+                            reason=refusal.text), code=refusal.code)
+    assert str(moved_on) == moved_on.message == ("The table has moved on since your screen was drawn (version 3, "
+                                                 "now 5) (it is Anna's turn, not Boris's); look again and choose "
+                                                 "again.")
+    assert "é a vez de Anna, não de Boris" in moved_on.render(catalog("pt")[1])
+    assert moved_on.to_dict(catalog("pt")[1])["message"] == moved_on.render(catalog("pt")[1])
+
+
 # ------------------------------------------------------------------------------------------------------
 # On the web
 # ------------------------------------------------------------------------------------------------------
@@ -372,5 +430,8 @@ def test_the_teachers_page_names_the_computer_players_in_italian(app):
 
 
 def test_the_error_classes_are_sentences():
-    assert all(issubclass(cls, Sentence) for cls in (OptionsError, SetupError, PrintError))
+    from app.engine.moves import IllegalMove
+    from app.services.errors import ServiceError
+
+    assert all(issubclass(cls, Sentence) for cls in (OptionsError, SetupError, PrintError, IllegalMove, ServiceError))
     assert issubclass(OptionsError, ValueError) and issubclass(SetupError, ValueError)

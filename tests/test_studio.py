@@ -358,7 +358,7 @@ def test_the_validators_problems_of_a_sheet_land_on_its_rows(teacher):
     refused = teacher.post("/studio/paste", data={"title": "Bad language", "language": "english!", "rows": rows,
                                                   "action": "create"})
     assert refused.status_code == 400 and "is not a language tag" in refused.get_data(as_text=True)
-    assert "a deck needs 2 to 60 sets" in studio.read_sheet("A\tx\nA\ty\n").problems[0]
+    assert "a deck needs 2 to 60 sets" in str(studio.read_sheet("A\tx\nA\ty\n").problems[0])
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -118,6 +118,11 @@ class Problem:
             return self.message
         return render(self.template, self.params, translations)
 
+    @property
+    def text(self) -> Text:
+        """The problem's sentence, without its place (a problem written without a template: as it is)."""
+        return Text(self.message) if self.template is None else Text(self.template, self.params)
+
     def with_params(self, **changes: Any) -> "Problem":
         """The same problem with some fields changed (e.g. "first at line 8" said another way)."""
         if self.template is None:

@@ -7,12 +7,11 @@ import time
 import unicodedata
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..decks.errors import N_, N_plural, say
 from ..db import begin_write, db
 from ..models import Invitation, Teacher, TeacherLogin
 from . import ratelimit
@@ -37,20 +36,21 @@ class LoginFailed(ServiceError):
 
 def clean_teacher_name(text) -> str:
     if not isinstance(text, str):
-        raise BadRequest(_("a name is a piece of text"))
+        raise BadRequest(N_("a name is a piece of text"))
     name = " ".join(unicodedata.normalize("NFC", text).split())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise BadRequest(_("a teacher's name has %(least)d to %(most)d characters", least=NAME_MIN, most=NAME_MAX))
+        raise BadRequest(say(N_("a teacher's name has %(least)d to %(most)d characters"),
+                             least=NAME_MIN, most=NAME_MAX))
     if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise BadRequest(_("a name cannot hold control characters"))
+        raise BadRequest(N_("a name cannot hold control characters"))
     return name
 
 
 def check_password_rules(password) -> str:
     if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise BadRequest(_("a password has at least %(num)d characters", num=PASSWORD_MIN))
+        raise BadRequest(say(N_("a password has at least %(num)d characters"), num=PASSWORD_MIN))
     if len(password) > PASSWORD_MAX:
-        raise BadRequest(_("a password has at most %(num)d characters", num=PASSWORD_MAX))
+        raise BadRequest(say(N_("a password has at most %(num)d characters"), num=PASSWORD_MAX))
     return password
 
 
@@ -79,7 +79,7 @@ def create_teacher(name, password, invited_by: int | None = None, password_hash:
     if password_hash is None:
         password_hash = hash_password(check_password_rules(password))
     if find_by_name(name) is not None:
-        raise Conflict(_('There is already a teacher called "%(name)s"; choose another name.', name=name),
+        raise Conflict(say(N_('There is already a teacher called "%(name)s"; choose another name.'), name=name),
                        code="name-taken")
     teacher = Teacher(name=name, name_key=name_key(name), password_hash=password_hash, invited_by=invited_by)
     db.session.add(teacher)
@@ -87,7 +87,7 @@ def create_teacher(name, password, invited_by: int | None = None, password_hash:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(_('There is already a teacher called "%(name)s"; choose another name.', name=name),
+        raise Conflict(say(N_('There is already a teacher called "%(name)s"; choose another name.'), name=name),
                        code="name-taken") from None
     return teacher
 
@@ -117,23 +117,22 @@ def authenticate(name, password, device: Device | None = None) -> Teacher:
     global _dummy_hash
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX \
             or len(name) > 4 * NAME_MAX:
-        raise LoginFailed(_("The name or the password is wrong."))
+        raise LoginFailed(N_("The name or the password is wrong."))
     teacher = find_by_name(name) if name.strip() else None
     key, known = _login_key(name, teacher, device)
     wait = ratelimit.take(key, LOGIN_FAILURES, LOGIN_WINDOW)
     if wait:
         minutes = max(1, round(wait / 60))
         if known:
-            raise TooManyAttempts(ngettext("Too many failed log-ins for this account in this browser: wait about "
-                                           "%(num)d minute and try again.",
-                                           "Too many failed log-ins for this account in this browser: wait about "
-                                           "%(num)d minutes and try again.", minutes))
-        raise TooManyAttempts(ngettext("Too many failed log-ins for this account from browsers it has not logged in "
-                                       "from before: log in from a browser you have used before, or wait about "
-                                       "%(num)d minute and try again.",
-                                       "Too many failed log-ins for this account from browsers it has not logged in "
-                                       "from before: log in from a browser you have used before, or wait about "
-                                       "%(num)d minutes and try again.", minutes))
+            raise TooManyAttempts(say(N_plural(
+                "Too many failed log-ins for this account in this browser: wait about %(num)d minute and try again.",
+                "Too many failed log-ins for this account in this browser: wait about %(num)d minutes and try again."),
+                num=minutes))
+        raise TooManyAttempts(say(N_plural(
+            "Too many failed log-ins for this account from browsers it has not logged in from before: log in from "
+            "a browser you have used before, or wait about %(num)d minute and try again.",
+            "Too many failed log-ins for this account from browsers it has not logged in from before: log in from "
+            "a browser you have used before, or wait about %(num)d minutes and try again."), num=minutes))
     if teacher is None:
         if _dummy_hash is None:
             _dummy_hash = hash_password("not anybody's password")
@@ -142,7 +141,7 @@ def authenticate(name, password, device: Device | None = None) -> Teacher:
     else:
         ok = check_password_hash(teacher.password_hash, password)
     if not ok:
-        raise LoginFailed(_("The name or the password is wrong."))  # (the attempt stays counted)
+        raise LoginFailed(N_("The name or the password is wrong."))  # (the attempt stays counted)
     ratelimit.give_back(key, LOGIN_WINDOW)
     return teacher
 
@@ -150,10 +149,10 @@ def authenticate(name, password, device: Device | None = None) -> Teacher:
 def change_password(teacher: Teacher, current, new, repeat, keep_login: str | None = None) -> None:
     """A new password; every log-in of the account ends but `keep_login` (the browser it was changed in)."""
     if not isinstance(current, str) or not check_password_hash(teacher.password_hash, current):
-        raise BadRequest(_("The current password is wrong."), code="wrong-password")
+        raise BadRequest(N_("The current password is wrong."), code="wrong-password")
     check_password_rules(new)
     if new != repeat:
-        raise BadRequest(_("The two new passwords differ."), code="passwords-differ")
+        raise BadRequest(N_("The two new passwords differ."), code="passwords-differ")
     teacher.password_hash = hash_password(new)
     others = delete(TeacherLogin).where(TeacherLogin.teacher_id == teacher.id)
     if keep_login:
@@ -236,14 +235,14 @@ def invitations_of(teacher: Teacher) -> list[Invitation]:
 def find_invitation(token) -> Invitation:
     """The unused, unexpired invitation for this secret, or a clear refusal."""
     if not isinstance(token, str) or not 10 <= len(token) <= 100:
-        raise NotFound(_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
+        raise NotFound(N_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
     found = Invitation.query.filter_by(token_hash=token_hash(token)).one_or_none()
     if found is None or not token_matches(token, found.token_hash):
-        raise NotFound(_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
+        raise NotFound(N_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
     if found.used_at is not None:
-        raise Conflict(_("This invitation link has already been used; ask for a new one."), code="invitation-used")
+        raise Conflict(N_("This invitation link has already been used; ask for a new one."), code="invitation-used")
     if found.expires_at < time.time():
-        raise Conflict(_("This invitation link has expired; ask for a new one."), code="invitation-expired")
+        raise Conflict(N_("This invitation link has expired; ask for a new one."), code="invitation-expired")
     return found
 
 
@@ -251,18 +250,18 @@ def sign_up(name, password, repeat, invitation_token: str | None = None, open_si
     """A new account, open to anyone when sign-up is open, else by an invitation (used up here)."""
     invitation = find_invitation(invitation_token) if invitation_token else None
     if invitation is None and not open_signup:
-        raise ServiceError(_("Sign-up is closed on this server: ask a teacher who has an account for an "
-                             "invitation link."), code="signup-closed", status=403)
+        raise ServiceError(N_("Sign-up is closed on this server: ask a teacher who has an account for an "
+                              "invitation link."), code="signup-closed", status=403)
     check_password_rules(password)
     if password != repeat:
-        raise BadRequest(_("The two passwords differ."), code="passwords-differ")
+        raise BadRequest(N_("The two passwords differ."), code="passwords-differ")
     if invitation is not None:
         # Claim the invitation first, in one UPDATE: two sign-ups with one link cannot both succeed.
         claimed = (Invitation.query.filter(Invitation.id == invitation.id, Invitation.used_at.is_(None))
                    .update({Invitation.used_at: time.time()}, synchronize_session=False))
         db.session.commit()
         if not claimed:
-            raise Conflict(_("This invitation link has already been used; ask for a new one."), code="invitation-used")
+            raise Conflict(N_("This invitation link has already been used; ask for a new one."), code="invitation-used")
     try:
         teacher = create_teacher(name, password, invited_by=invitation.created_by if invitation else None)
     except ServiceError:

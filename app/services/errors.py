@@ -2,32 +2,27 @@
 
 The sentence is a `Text` (app/decks/errors.py): a marked English template and its fields, such as
 `BadRequest(say(N_("a password has at least %(num)d characters"), num=8))`. A field may be a phrase or
-another error's sentence (an engine refusal, an options error), said in the same language. `message`
-and str() are the English sentence (logs, the command line); the web app says it in the reader's
-language at its edge (`render(translations)`, `to_dict(translations)`)."""
+another error's sentence (an engine refusal, an options error: `reason=refusal.text`), said in the same
+language. `message` and str() are the English sentence (logs, the command line); the web app says it in
+the reader's language at its edge (app.i18n.translated), once. The services call no gettext."""
 from __future__ import annotations
 
 from ..decks.errors import ENGLISH, Sentence, Template, Text, Translations
 
 
-class ServiceError(Exception):
+class ServiceError(Sentence):
+    """A refusal: its status, its code and its sentence (a Sentence like the engine's errors: `message`,
+    str(), `render(translations)`). Made from a marked template (`BadRequest(N_("..."))`), a Text with
+    fields (`say(...)`), or another Sentence, whose sentence it takes (`Refused(refusal)`)."""
     status = 400
     code = "bad-request"
 
     def __init__(self, sentence: Template | Text | Sentence, code: str | None = None, status: int | None = None):
-        if isinstance(sentence, Sentence):
-            sentence = sentence.text
-        self.text = sentence if isinstance(sentence, Text) else Text(sentence)
-        self.message = self.text.render()
-        super().__init__(self.message)
+        super().__init__(sentence.text if isinstance(sentence, Sentence) else sentence)
         if code is not None:
             self.code = code
         if status is not None:
             self.status = status
-
-    def render(self, translations: Translations = ENGLISH) -> str:
-        """The sentence in the language of `translations` (English by default: `message`)."""
-        return self.text.render(translations)
 
     def to_dict(self, translations: Translations = ENGLISH) -> dict:
         return {"code": self.code, "message": self.render(translations)}

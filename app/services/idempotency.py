@@ -13,10 +13,10 @@ import random
 import time
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import bindparam, delete, insert, select
 
 from ..db import db
+from ..decks.errors import N_, say
 from ..models import IdempotencyKey
 from .errors import BadRequest, ServiceError
 
@@ -34,8 +34,8 @@ def check_key(text: str | None) -> str | None:
         return None
     key = text.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isascii() or not key.isprintable():
-        raise BadRequest(_("an Idempotency-Key is 1 to %(max)d printable ASCII characters, such as a random UUID",
-                           max=MAX_KEY_LENGTH), code="bad-idempotency-key")
+        raise BadRequest(say(N_("an Idempotency-Key is 1 to %(max)d printable ASCII characters, such as a "
+                                "random UUID"), max=MAX_KEY_LENGTH), code="bad-idempotency-key")
     return key
 
 
@@ -64,8 +64,8 @@ def find(scope: str, key: str, digest: str) -> dict | None:
         connection.execute(FORGET, {"scope": scope, "key": key})
         return None
     if row.fingerprint != digest:
-        raise KeyReused(_("This Idempotency-Key was already used for another request; send a new key "
-                          "with every new request."))
+        raise KeyReused(N_("This Idempotency-Key was already used for another request; send a new key "
+                           "with every new request."))
     return json.loads(row.response_json)
 
 

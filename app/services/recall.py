@@ -28,9 +28,9 @@ import hmac
 from typing import Any
 
 from flask import current_app
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
+from ..decks.errors import N_, say
 from .. import store
 from ..engine.answers import Verdict, grade
 from ..engine.moves import Ask
@@ -192,8 +192,8 @@ def typed_ask(move: Ask, deck, options: Options) -> Ask:
         return move  # the engine says there is no such set
     card = resolve(deck, options, move.set, move.named)
     if card is None:
-        raise Refused(_("“%(named)s”: that is not one of %(set)s's works in this deck. Try again.",
-                        named=move.named, set=card_set.name), code="not-a-work", status=422)
+        raise Refused(say(N_("“%(named)s”: that is not one of %(set)s's works in this deck. Try again."),
+                          named=move.named, set=card_set.name), code="not-a-work", status=422)
     named = move.named if options.named_asks else None
     return Ask(move.player, move.target, card=card, named=named)
 
@@ -238,17 +238,17 @@ def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str,
 
     hand = table.current_hand
     if hand is None or table.status != "playing":
-        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+        raise Conflict(N_("There is nothing to name now."), code="nothing-to-hint")
     with store.playing(hand) as game:
         view = game.view(seat_name) if seat_name in game.players else None
     if view is None:
-        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+        raise Conflict(N_("There is nothing to name now."), code="nothing-to-hint")
     deck = view.deck
     if view.prompts:
         _remember_hint(table, seat_name, level)
         return {"level": level, "hint": cue(deck.card(view.prompts[0]).title, level)}
     if set_id is None or view.asks is None or view.asks.ask_by != "card" or not deck.has_set(set_id):
-        raise Conflict(_("There is nothing to name now."), code="nothing-to-hint")
+        raise Conflict(N_("There is nothing to name now."), code="nothing-to-hint")
     held = set(view.hand)
     lacking = sorted(c.title for c in deck.set(set_id).cards if c.id not in held)
     _remember_hint(table, seat_name, level)

@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterable
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
+from ..decks.errors import N_, N_plural, say
 from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
 from ..store import SNAPSHOT_PREFIX
 from ..store.codes import is_valid_code, normalize_code
@@ -62,16 +60,16 @@ def period(from_text: str | None, to_text: str | None, today: date | None = None
         try:
             return date.fromisoformat(str(text).strip()[:10])
         except ValueError:
-            raise BadRequest(_('"%(field)s" is a date written YYYY-MM-DD, not "%(value)s"', field=what,
-                               value=str(text)[:20]), code="bad-date") from None
+            raise BadRequest(say(N_('"%(field)s" is a date written YYYY-MM-DD, not "%(value)s"'), field=what,
+                                 value=str(text)[:20]), code="bad-date") from None
 
     last = day(to_text, "to") or today
     first = day(from_text, "from") or last - timedelta(days=DEFAULT_DAYS - 1)
     if first > last:
-        raise BadRequest(_('"from" comes after "to"; choose a period that starts before it ends'), code="bad-date")
+        raise BadRequest(N_('"from" comes after "to"; choose a period that starts before it ends'), code="bad-date")
     if (last - first).days > MAX_DAYS:
-        raise BadRequest(ngettext("a report covers at most %(num)d day", "a report covers at most %(num)d days",
-                                  MAX_DAYS), code="bad-date")
+        raise BadRequest(say(N_plural("a report covers at most %(num)d day", "a report covers at most %(num)d days"),
+                             num=MAX_DAYS), code="bad-date")
     return Period(first, last)
 
 
@@ -299,7 +297,7 @@ def own_table(teacher_id: int, code: str) -> Table:
     clean = normalize_code(code)
     table = Table.query.filter_by(code=clean, teacher_id=teacher_id).one_or_none() if is_valid_code(clean) else None
     if table is None:
-        raise NotFound(_("You have no table with this code."), code="unknown-code")
+        raise NotFound(N_("You have no table with this code."), code="unknown-code")
     return table
 
 

@@ -3,7 +3,8 @@ model and the OpenAPI document (app/web/openapi.py) is generated from the same m
 and the documentation cannot drift.
 
 What a field is called in a refusal (`What`) and the sentence for a value it cannot take (`wrong`)
-sit beside the field; `parse` turns pydantic's errors into one such sentence in the reader's language.
+sit beside the field; `parse` turns pydantic's errors into one such sentence (a Text, said in the
+reader's language where the web answers).
 Whether a value makes sense for the game (a deck the teacher may use, options that fit the rules, a
 name nobody else has) is the services' business, not the shape's.
 """
@@ -14,13 +15,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from flask_babel import gettext as _
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, \
     ValidationError, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
+from ..decks.errors import N_, say
+from ..decks.errors import Text as Phrase  # (Text below is a field type)
 from ..engine.bots import BOTS
-from ..engine.moves import N_
 from ..engine.options import PRESETS
 from ..languages import LANGUAGES
 from .errors import BadRequest
@@ -288,71 +289,77 @@ def parse(model: type[Body], data: Any) -> Any:
         raise BadRequest(explain(model, error), code=code) from None
 
 
-def explain(model: type[Body], error: dict) -> str:
-    """One pydantic error as a sentence in the reader's language: the field by its name, the value."""
+def _called(what: What) -> Phrase | str:
+    """What a refusal calls the field: a marked noun phrase, or a JSON key in quotes (said as it is)."""
+    return what.name if what.name.startswith('"') else say(what.name)
+
+
+def explain(model: type[Body], error: dict) -> Phrase:
+    """One pydantic error as a sentence (said in the reader's language at the web's edge): the field by
+    its name, the value."""
     loc = tuple(error.get("loc", ()))
     kind = error["type"]
     field, what, annotation = _field_at(model, loc)
-    prefix = ""
     seat = next((loc[i + 1] for i in range(len(loc) - 1) if loc[i] == "seats" and isinstance(loc[i + 1], int)),
                 None)
-    if seat is not None and len(loc) > 2:
-        prefix = _("seat %(position)d: ", position=seat)
-    name = _(what.name) if what else (f'"{field}"' if field else _("the body"))
+    name = _called(what) if what else (f'"{field}"' if field else say(N_("the body")))
     value = _shown(error.get("input"))
     choices = ", ".join(_choices(annotation))
     bounds = _bounds(annotation)
     if kind == "missing":
-        sentence = _("%(what)s is missing", what=name)
+        sentence = say(N_("%(what)s is missing"), what=name)
     elif kind == "extra_forbidden":
         where = loc[-2] if len(loc) > 1 and isinstance(loc[-2], str) and loc[-2] not in MOVE_KINDS else None
-        sentence = (_('unknown field "%(field)s" in %(where)s', field=loc[-1], where=f'"{where}"') if where
-                    else _('unknown field "%(field)s"', field=loc[-1]))
+        sentence = (say(N_('unknown field "%(field)s" in %(where)s'), field=loc[-1], where=f'"{where}"') if where
+                    else say(N_('unknown field "%(field)s"'), field=loc[-1]))
     elif kind in ("literal_error", "enum"):
         wrong = what.wrong if what and what.wrong else N_('%(what)s is one of %(choices)s, not "%(value)s"')
-        sentence = _(wrong, what=name, choices=choices, value=value)
+        fields = {"what": name, "choices": choices, "value": value}  # those the sentence names
+        sentence = say(wrong, **{key: given for key, given in fields.items() if f"%({key})" in wrong})
     elif kind in ("match_format", "move_kind") and not isinstance(error.get("input"), dict):
-        sentence = _("%(what)s is an object such as %(example)s", what=name, example=EXAMPLES[str(field)])
+        sentence = say(N_("%(what)s is an object such as %(example)s"), what=name, example=EXAMPLES[str(field)])
     elif kind == "match_format":
-        sentence = _('the match format is "hands" or "target", not "%(format)s"',
-                     format=_shown(error["input"].get("format")))
+        sentence = say(N_('the match format is "hands" or "target", not "%(format)s"'),
+                       format=_shown(error["input"].get("format")))
     elif kind == "move_kind":
-        sentence = _("a move has exactly one of %(kinds)s, such as %(example)s", kinds=", ".join(MOVE_KINDS),
-                     example=EXAMPLES["move"])
+        sentence = say(N_("a move has exactly one of %(kinds)s, such as %(example)s"), kinds=", ".join(MOVE_KINDS),
+                       example=EXAMPLES["move"])
     elif kind == "set_or_card":
-        sentence = _('an ask names either a "set" or a "card"')
+        sentence = say(N_('an ask names either a "set" or a "card"'))
     elif kind == "seat_change":
-        sentence = _('give a new "name", or a "kind" ("computer" with a "bot", or "human")')
+        sentence = say(N_('give a new "name", or a "kind" ("computer" with a "bot", or "human")'))
     elif kind in ("float_type", "float_parsing"):
-        sentence = _('%(what)s is a number, not "%(value)s"', what=name, value=value)
+        sentence = say(N_('%(what)s is a number, not "%(value)s"'), what=name, value=value)
     elif kind in ("whole_number", "int_type", "int_parsing", "int_from_float", "finite_number"):
-        sentence = _('%(what)s is a whole number, not "%(value)s"', what=name, value=value)
+        sentence = say(N_('%(what)s is a whole number, not "%(value)s"'), what=name, value=value)
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and bounds[1] is not None:
-        sentence = _("%(what)s is between %(low)d and %(high)d", what=name, low=bounds[0], high=bounds[1])
+        sentence = say(N_("%(what)s is between %(low)d and %(high)d"), what=name, low=bounds[0], high=bounds[1])
     elif kind in ("greater_than_equal", "greater_than"):
-        sentence = _("%(what)s is at least %(low)s", what=name, low=error.get("ctx", {}).get("ge", 0))
+        sentence = say(N_("%(what)s is at least %(low)s"), what=name, low=error.get("ctx", {}).get("ge", 0))
     elif kind in ("string_type", "string_sub_type"):
-        sentence = _("%(what)s should be text", what=name)
+        sentence = say(N_("%(what)s should be text"), what=name)
     elif kind == "string_too_long":
-        sentence = _("%(what)s is text of at most %(max)d characters", what=name,
-                     max=error.get("ctx", {}).get("max_length", MAX_TEXT))
+        sentence = say(N_("%(what)s is text of at most %(max)d characters"), what=name,
+                       max=error.get("ctx", {}).get("max_length", MAX_TEXT))
     elif kind == "control_character":
-        sentence = _("%(what)s contains a control character; type it again", what=name)
+        sentence = say(N_("%(what)s contains a control character; type it again"), what=name)
     elif kind in ("bool_type", "bool_parsing"):
-        sentence = _("%(what)s is true or false", what=name)
+        sentence = say(N_("%(what)s is true or false"), what=name)
     elif kind in ("dict_type", "model_type", "model_attributes_type"):
         example = EXAMPLES.get(str(loc[-1]) if loc else "", "{...}")
-        sentence = _("%(what)s is an object such as %(example)s", what=name, example=example)
+        sentence = say(N_("%(what)s is an object such as %(example)s"), what=name, example=example)
     elif kind in ("list_type", "too_short", "too_long") and field == "seats":
-        sentence = (_("a table has at most %(max)d seats", max=MAX_SEATS) if kind == "too_long"
-                    else _("%(what)s is a list such as %(example)s", what=name, example=EXAMPLES["seats"]))
+        sentence = (say(N_("a table has at most %(max)d seats"), max=MAX_SEATS) if kind == "too_long"
+                    else say(N_("%(what)s is a list such as %(example)s"), what=name, example=EXAMPLES["seats"]))
     elif kind == "list_type":
-        sentence = _("%(what)s is a list", what=name)
+        sentence = say(N_("%(what)s is a list"), what=name)
     elif kind == "too_short":
-        sentence = _("%(what)s is empty", what=name)
+        sentence = say(N_("%(what)s is empty"), what=name)
     else:
-        sentence = _("%(what)s is not right: %(detail)s", what=name, detail=error.get("msg", kind))
-    return prefix + sentence
+        sentence = say(N_("%(what)s is not right: %(detail)s"), what=name, detail=error.get("msg", kind))
+    if seat is not None and len(loc) > 2:
+        return say(N_("seat %(position)d: %(reason)s"), position=seat, reason=sentence)
+    return sentence
 
 
 # The models behind a discriminated union, by tag: an error's path names the tag ("move", "ask", "set").

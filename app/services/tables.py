@@ -6,13 +6,12 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .. import store
 from ..db import db
-from ..decks.errors import N_, say
+from ..decks.errors import N_, Text, say
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
@@ -29,8 +28,8 @@ OPEN_STATUSES = ("lobby", "playing", "finished")
 # Finding and committing
 # ----------------------------------------------------------------------------------------------------
 def _no_table(code: Any) -> NotFound:
-    return NotFound(_('There is no table with the code "%(code)s". Check the code on the board.',
-                      code=str(code)[:12]), code="unknown-code")
+    return NotFound(say(N_('There is no table with the code "%(code)s". Check the code on the board.'),
+                        code=str(code)[:12]), code="unknown-code")
 
 
 def read(code: str) -> TableSnapshot:
@@ -42,11 +41,11 @@ def read(code: str) -> TableSnapshot:
 
 
 def _gone() -> NotFound:
-    return NotFound(_("This table is gone."), code="unknown-code")
+    return NotFound(N_("This table is gone."), code="unknown-code")
 
 
 @contextmanager
-def changing(table, what: str | None = None) -> Iterator[Table]:
+def changing(table, what: Text | str | None = None) -> Iterator[Table]:
     """The table locked and as it is now (an ORM row) for a change, committed when the block ends: every
     change of a table goes through here, so changes from any process are made one after the other."""
     try:
@@ -55,27 +54,29 @@ def changing(table, what: str | None = None) -> Iterator[Table]:
     except store.Gone:
         raise _gone() from None
     except store.Stale:
-        raise Conflict(what or _("The table changed at the same moment; try again."), code="stale-version") from None
+        raise Conflict(what or N_("The table changed at the same moment; try again."),
+                       code="stale-version") from None
 
 
-def _commit(what: str | None = None) -> None:
+def _commit(what: Text | str | None = None) -> None:
     try:
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
-        raise Conflict(what or _("The table changed at the same moment; try again."), code="stale-version") from None
+        raise Conflict(what or N_("The table changed at the same moment; try again."),
+                       code="stale-version") from None
 
 
 def seat_at(table: Table, position: Any) -> Seat:
     try:
         position = int(position)
     except (TypeError, ValueError):
-        raise BadRequest(_('a seat is a number from 0 to %(last)d, not "%(position)s"', last=len(table.seats) - 1,
-                           position=position)) from None
+        raise BadRequest(say(N_('a seat is a number from 0 to %(last)d, not "%(position)s"'),
+                             last=len(table.seats) - 1, position=position)) from None
     for seat in table.seats:
         if seat.position == position:
             return seat
-    raise NotFound(_("This table has no seat %(position)d.", position=position), code="unknown-seat")
+    raise NotFound(say(N_("This table has no seat %(position)d."), position=position), code="unknown-seat")
 
 
 def is_teacher(table: Table, teacher_id: int | None) -> bool:
@@ -85,7 +86,7 @@ def is_teacher(table: Table, teacher_id: int | None) -> bool:
 
 def require_teacher(table: Table, teacher_id: int | None) -> None:
     if not is_teacher(table, teacher_id):
-        raise Forbidden(_("Only the teacher who opened this table can do that."), code="not-teacher")
+        raise Forbidden(N_("Only the teacher who opened this table can do that."), code="not-teacher")
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -97,10 +98,10 @@ def clean_seat_name(value: Any, position: int | None = None) -> str:
     try:
         return clean_name(value)
     except NameProblem as problem:
-        reason = _(problem.template, **problem.params)
+        reason = say(problem.template, **problem.params)
         if position is not None:
-            raise BadRequest(_("seat %(position)d: %(reason)s", position=position, reason=reason)) from None
-        raise BadRequest(_("%(reason)s.", reason=reason[:1].upper() + reason[1:])) from None
+            raise BadRequest(say(N_("seat %(position)d: %(reason)s"), position=position, reason=reason)) from None
+        raise BadRequest(say(N_("%(reason)s."), reason=reason.capitalized())) from None
 
 
 def table_language(value: str | None, default: str = DEFAULT_LANGUAGE) -> str:
@@ -156,7 +157,8 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
             seat.name = clean_seat_name(item.name, position)
         if item.kind == "human" and item.here:
             if not seat.name:
-                raise BadRequest(_("seat %(position)d: a player on this device needs a name", position=position))
+                raise BadRequest(say(N_("seat %(position)d: a player on this device needs a name"),
+                                     position=position))
             token = new_token()
             seat.token_hash = token_hash(token)
             here[position] = token
@@ -164,8 +166,8 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
             seat.name = None  # a student names themself when they join
         if seat.name:
             if name_key(seat.name) in taken:
-                raise BadRequest(_('the name "%(name)s" is given twice; every player needs a different name',
-                                   name=seat.name))
+                raise BadRequest(say(N_('the name "%(name)s" is given twice; every player needs a different name'),
+                                     name=seat.name))
             taken.add(name_key(seat.name))
         seats.append(seat)
     for seat in seats:
@@ -189,7 +191,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
                   match_value=spec.match.value, pace_seconds=spec.pace,
                   language=language, teacher_id=teacher_id, seats=seats)
     db.session.add(table)
-    _commit(_("Could not open the table; try again."))
+    _commit(N_("Could not open the table; try again."))
     return table, here
 
 
@@ -199,26 +201,26 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
 def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -> None:
     for seat in table.seats:
         if seat is not except_seat and seat.name and name_key(seat.name) == name_key(name):
-            raise Conflict(_('Someone at this table is already called "%(name)s"; choose another name.',
-                             name=seat.name), code="name-taken")
+            raise Conflict(say(N_('Someone at this table is already called "%(name)s"; choose another name.'),
+                               name=seat.name), code="name-taken")
 
 
 def join(table: Table, name: Any) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token."""
     name = clean_seat_name(name)
-    with changing(table, _('Someone took that seat or the name "%(name)s" at the same moment; try again.',
-                           name=name)) as table:
+    with changing(table, say(N_('Someone took that seat or the name "%(name)s" at the same moment; try again.'),
+                             name=name)) as table:
         if table.status in ("finished", "closed"):
-            raise Conflict(_("This table's match is over; ask your teacher for a new code."), code="table-closed")
+            raise Conflict(N_("This table's match is over; ask your teacher for a new code."), code="table-closed")
         if table.locked:
-            raise Conflict(_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
+            raise Conflict(N_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
                            code="table-locked")
         _check_name_free(table, name)
         seat = next((s for s in table.seats if s.vacant), None)
         if seat is None and table.status == "lobby":
             seat = next((s for s in table.seats if s.kind == "computer"), None)
         if seat is None:
-            raise Conflict(_("This table is full: every seat is taken."), code="table-full")
+            raise Conflict(N_("This table is full: every seat is taken."), code="table-full")
         old = seat.name
         token = new_token()
         seat.kind, seat.bot = "human", None
@@ -237,7 +239,7 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
         seat = seat_at(table, position)
         new_name = clean_seat_name(new_name)
         if not seat.name:
-            raise Conflict(_("Seat %(position)d is empty: there is nobody to rename.", position=seat.position),
+            raise Conflict(say(N_("Seat %(position)d is empty: there is nobody to rename."), position=seat.position),
                            code="seat-empty")
         _check_name_free(table, new_name, except_seat=seat)
         old = seat.name
@@ -254,7 +256,8 @@ def remove_player(table: Table, position: Any) -> Seat:
     with changing(table) as table:
         seat = seat_at(table, position)
         if seat.kind != "human" or seat.token_hash is None:
-            raise Conflict(_("Seat %(position)d has no player to remove.", position=seat.position), code="seat-empty")
+            raise Conflict(say(N_("Seat %(position)d has no player to remove."), position=seat.position),
+                           code="seat-empty")
         seat.token_hash = None
         if table.status == "lobby":
             seat.name = seat.name_key = None
@@ -282,10 +285,10 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
                 hands.rename_player(table, old, seat.name)
         elif kind == "human":
             if table.status != "lobby":
-                raise Conflict(_("Once play has started a seat cannot be emptied; put a computer player in it "
-                                 "or let a student join a free seat."), code="already-started")
+                raise Conflict(N_("Once play has started a seat cannot be emptied; put a computer player in it "
+                                  "or let a student join a free seat."), code="already-started")
             if seat.kind == "human":
-                raise Conflict(_("Seat %(position)d is already a student's seat.", position=seat.position),
+                raise Conflict(say(N_("Seat %(position)d is already a student's seat."), position=seat.position),
                                code="already-human")
             seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
         table.touch()
@@ -295,11 +298,11 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
 def start(table: Table) -> None:
     with changing(table) as table:
         if table.status != "lobby":
-            raise Conflict(_("This table has already started."), code="already-started")
+            raise Conflict(N_("This table has already started."), code="already-started")
         empty = [seat.position for seat in table.seats if not seat.name]
         if empty:
-            raise Conflict(_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
-                             "player in it.", position=empty[0]), code="seat-empty")
+            raise Conflict(say(N_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
+                                  "player in it."), position=empty[0]), code="seat-empty")
         hands.deal(table, wait=hands.pace(table))
         table.status = "playing"
         table.touch()

@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import orjson
 from flask import Blueprint, Response, jsonify, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from .. import store
+from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title
 
 from ..services import hands, idempotency, recall, schemas, state, tables
@@ -33,17 +33,18 @@ def json_body(required: bool = True) -> dict:
     raw = request.get_data(cache=True)
     if not raw.strip():
         if required:
-            raise BadRequest(_('send a JSON object in the body, with "Content-Type: application/json"'),
+            raise BadRequest(N_('send a JSON object in the body, with "Content-Type: application/json"'),
                              code="malformed-json")
         return {}
     if not request.is_json:
-        raise BadRequest(_('send JSON with "Content-Type: application/json"'), code="malformed-json")
+        raise BadRequest(N_('send JSON with "Content-Type: application/json"'), code="malformed-json")
     try:
         data = orjson.loads(raw)  # nesting deeper than 1,024 is refused here, not by a RecursionError
     except orjson.JSONDecodeError as exc:
-        raise BadRequest(_("the body is not valid JSON: %(error)s", error=exc), code="malformed-json") from None
+        raise BadRequest(say(N_("the body is not valid JSON: %(error)s"), error=str(exc)),
+                         code="malformed-json") from None
     if not isinstance(data, dict):
-        raise BadRequest(_("the body should be a JSON object ({...})"), code="malformed-json")
+        raise BadRequest(N_("the body should be a JSON object ({...})"), code="malformed-json")
     return data
 
 
@@ -243,8 +244,8 @@ def move(code: str):
     seat = seating.requested_seat(table, sent.seat)
     if seat is None:
         if seating.held_seats(table):
-            raise BadRequest(_('this device holds several seats: say which one plays with "seat"'))
-        raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
+            raise BadRequest(N_('this device holds several seats: say which one plays with "seat"'))
+        raise Forbidden(N_("You have no seat at this table: join it with its code first."), code="not-your-seat")
     options = state.table_options(table)
     if options.hints and hasattr(sent.move, "hint"):
         given = recall.hint_taken(table, seat.name)  # a hint the server gave counts, said or not
@@ -279,9 +280,9 @@ def hint(code: str):
     sent = schemas.parse(schemas.HintRequest, json_body())
     seat = seating.requested_seat(table, sent.seat)
     if seat is None:
-        raise Forbidden(_("You have no seat at this table: join it with its code first."), code="not-your-seat")
+        raise Forbidden(N_("You have no seat at this table: join it with its code first."), code="not-your-seat")
     if not state.table_options(table).hints:
-        raise Conflict(_("The teacher has not turned hints on at this table."), code="no-hints")
+        raise Conflict(N_("The teacher has not turned hints on at this table."), code="no-hints")
     return jsonify(recall.hint_for(table, seat.name, sent.level, sent.set))
 
 
@@ -297,13 +298,13 @@ def finished_hand(table, number: str):
     try:
         number = int(number)
     except ValueError:
-        raise BadRequest(_('a hand is numbered 1, 2, ..., not "%(number)s"', number=number)) from None
+        raise BadRequest(say(N_('a hand is numbered 1, 2, ..., not "%(number)s"'), number=number)) from None
     hand = next((h for h in table.hands if h.number == number), None)
     if hand is None:
-        raise NotFound(_("This table has no hand %(number)d.", number=number), code="unknown-hand")
+        raise NotFound(say(N_("This table has no hand %(number)d."), number=number), code="unknown-hand")
     if not hand.result_json and table.status not in ("finished", "closed"):
-        raise Conflict(_("Hand %(number)d is still being played; its record (which shows every hand) "
-                         "can be downloaded when it ends.", number=number), code="hand-in-play")
+        raise Conflict(say(N_("Hand %(number)d is still being played; its record (which shows every hand) "
+                              "can be downloaded when it ends."), number=number), code="hand-in-play")
     return hand
 
 
@@ -316,7 +317,7 @@ def record(code: str, number: str):
     if fmt == "json":
         return jsonify(hands.record_for(hand).to_dict())
     if fmt != "yaml":
-        raise BadRequest(_('format is "yaml" or "json", not "%(format)s"', format=fmt))
+        raise BadRequest(say(N_('format is "yaml" or "json", not "%(format)s"'), format=fmt))
     response = Response(hands.record_yaml(hand), mimetype="application/yaml")
     response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{hand.number}.yaml"'
     return response

@@ -18,10 +18,11 @@ import ipaddress
 import math
 
 from flask import Flask, current_app, g, jsonify, render_template, request, session
-from flask_babel import gettext as _, lazy_gettext as _l, ngettext
+from flask_babel import gettext as _, lazy_gettext as _l
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store
+from ..decks.errors import N_plural, say
 from ..services import ratelimit
 from ..store.codes import new_token, normalize_code
 from ..services.errors import TooManyAttempts
@@ -156,17 +157,19 @@ def refuse_blocked_guessers():
     wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
     if wait:
         minutes = _retry_after(wait)
-        raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried in this browser. "
-                                      "Check the code on the board and try again in %(num)d minute.",
-                                      "Too many join codes that do not exist were tried in this browser. "
-                                      "Check the code on the board and try again in %(num)d minutes.", minutes))
+        raise TooManyAttempts(say(N_plural(
+            "Too many join codes that do not exist were tried in this browser. "
+            "Check the code on the board and try again in %(num)d minute.",
+            "Too many join codes that do not exist were tried in this browser. "
+            "Check the code on the board and try again in %(num)d minutes."), num=minutes))
     wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
     if wait:
         minutes = _retry_after(wait)
-        raise TooManyAttempts(ngettext("Too many join codes that do not exist were tried from this network. "
-                                      "Check the code on the board and try again in %(num)d minute.",
-                                      "Too many join codes that do not exist were tried from this network. "
-                                      "Check the code on the board and try again in %(num)d minutes.", minutes))
+        raise TooManyAttempts(say(N_plural(
+            "Too many join codes that do not exist were tried from this network. "
+            "Check the code on the board and try again in %(num)d minute.",
+            "Too many join codes that do not exist were tried from this network. "
+            "Check the code on the board and try again in %(num)d minutes."), num=minutes))
     return None
 
 

@@ -10,10 +10,11 @@ from collections import OrderedDict
 from pathlib import PurePath
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from flask_babel import get_translations
 from flask_babel import gettext as _
 from flask_login import current_user
 
-from ..decks import builtin_decks
+from ..decks import builtin_decks, spreadsheet
 from ..decks.loader import MAX_CARDS, MAX_SETS
 from ..decks.yamlsafe import MAX_BYTES
 from ..i18n import translated
@@ -80,7 +81,7 @@ def new():
     try:
         row = studio.save_form(_me(), request.form, None)
     except studio.DeckInvalid as exc:
-        return _editor(request.form, None, [studio.problem_text(p) for p in exc.problems], 400)
+        return _editor(request.form, None, [translated(p) for p in exc.problems], 400)
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
@@ -94,7 +95,7 @@ def edit(number: int):
     try:
         studio.save_form(_me(), request.form, row)
     except studio.DeckInvalid as exc:
-        return _editor(request.form, row, [studio.problem_text(p) for p in exc.problems], 400)
+        return _editor(request.form, row, [translated(p) for p in exc.problems], 400)
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
@@ -118,9 +119,9 @@ def _yaml_page(row, text, problems=None, status=200, source=studio.SOURCE):
     for problem in problems or []:
         if lines and 1 <= problem.line <= len(lines):
             by_line.setdefault(problem.line, []).append(_("column %(column)d: %(problem)s", column=problem.column,
-                                                            problem=studio.problem_text(problem)))
+                                                            problem=translated(problem)))
         else:
-            general.append(studio.problem_text(problem))
+            general.append(translated(problem))
     return render_template("studio/yaml.html", row=row, text=text, lines=_lines_shown(lines, by_line),
                            by_line=by_line, general=general, problem_count=len(problems or []),
                            source=source), status
@@ -205,7 +206,7 @@ def paste():
     else:
         sheet = studio.read_sheet(text, (head["set_label"], head["card_label"]))
         status = 200
-    return render_template("studio/paste.html", head=head, rows=text, sheet=sheet,
+    return render_template("studio/paste.html", head=head, rows=text, sheet=spreadsheet.say(sheet, get_translations()),
                            shared=bool(form.get("shared"))), status
 
 
@@ -214,7 +215,7 @@ def paste():
 # ----------------------------------------------------------------------------------------------------
 @bp.post("/duplicate")
 def duplicate():
-    row = studio.duplicate(_me(), request.form.get("source", ""))
+    row = studio.duplicate(_me(), request.form.get("source", ""), get_translations())
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
@@ -248,7 +249,8 @@ def add_image(number: int):
     try:
         studio.set_image(row, request.form.get("target", ""), data)
     except ServiceError as exc:
-        return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=translated(exc)), exc.status
+        return render_template("studio/images.html", row=row, deck=studio.deck_of(row),
+                               error=translated(exc)), exc.status
     return redirect(url_for("studio.images", number=row.id), 303)
 
 

@@ -6,11 +6,12 @@ line never disagree. A deck is private to its owner or shared with every teacher
 plays a snapshot of it taken as the table opens (models.DeckSnapshot), so editing or deleting a deck
 never changes a game. Images live in instance/uploads/decks/<deck>/images/, re-encoded with Pillow.
 
-One module per job, each importing only those above it: problems (DeckInvalid, said in the reader's
-language), finding (which decks a teacher sees or may change, the deck of a new table), uploads (this
-host's copies of a deck's images and text), storing (validating and saving), images (putting an image
-on a set or a card), forms (the form editor) and sheets (pasting from a spreadsheet; the parser itself
-is app.decks.spreadsheet, pure like the rest of app.decks). Callers use the names below:
+One module per job, each importing only those above it: problems (DeckInvalid, with every problem),
+finding (which decks a teacher sees or may change, the deck of a new table), uploads (this host's
+copies of a deck's images and text), storing (validating and saving), images (putting an image on a set
+or a card), forms (the form editor) and sheets (pasting from a spreadsheet; the parser itself is
+app.decks.spreadsheet, pure like the rest of app.decks). Refusals and problems are sentences, said in
+the reader's language by the web. Callers use the names below:
 `from app.services import studio; studio.get_own(...)`.
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .finding import (SOURCE, STUDIO_PREFIX, deck_for_table, deck_of, get_own, g
                       table_deck_id, visible)
 from .forms import FormResult, deck_from_form, form_values, save_form
 from .images import IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS, IMAGE_MAX_SIDE, clean_image, remove_image, set_image
-from .problems import DeckInvalid, problem_text, too_long
+from .problems import DeckInvalid, form_problem, too_long
 from .sheets import create_from_sheet, read_sheet
 from .storing import (MAX_DECKS_PER_TEACHER, canonical_yaml, create_from_text, delete, duplicate, new_deck_id,
                       save_text, set_shared, validate)
@@ -35,7 +36,7 @@ __all__ = [
     "MAX_DECKS_PER_TEACHER", "canonical_yaml", "create_from_text", "delete", "duplicate", "new_deck_id",
     "save_text", "set_shared", "validate",
     # problems
-    "DeckInvalid", "problem_text", "too_long",
+    "DeckInvalid", "form_problem", "too_long",
     # forms
     "FormResult", "deck_from_form", "form_values", "save_form",
     # sheets (and the parser's names, from app.decks.spreadsheet)

@@ -5,9 +5,9 @@ import hashlib
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
+from ...decks.errors import N_, say
 from ...db import db
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text
 from ...models import DeckSnapshot, StudioDeck
@@ -46,7 +46,7 @@ def get_visible(teacher_id: int, deck_number: Any) -> StudioDeck:
     number = _number(deck_number)
     row = db.session.get(StudioDeck, number) if number else None
     if row is None or (row.owner_id != teacher_id and not row.shared):
-        raise NotFound(_("There is no such deck in the studio."), code="unknown-deck")
+        raise NotFound(N_("There is no such deck in the studio."), code="unknown-deck")
     return row
 
 
@@ -54,8 +54,8 @@ def get_own(teacher_id: int, deck_number: Any) -> StudioDeck:
     """A deck this teacher may change: their own. A shared deck of another teacher is 403."""
     row = get_visible(teacher_id, deck_number)
     if row.owner_id != teacher_id:
-        raise Forbidden(_('"%(title)s" belongs to %(owner)s: duplicate it to make a copy of your own.',
-                          title=row.title, owner=row.owner.name),
+        raise Forbidden(say(N_('"%(title)s" belongs to %(owner)s: duplicate it to make a copy of your own.'),
+                            title=row.title, owner=row.owner.name),
                         code="not-your-deck")
     return row
 
@@ -80,9 +80,9 @@ def deck_for_table(ref: Any, teacher_id: int) -> Deck:
         except (NotFound, DeckError):
             pass
     shown = str(ref)[:80]
-    raise BadRequest(_('unknown deck "%(deck)s"; choose a deck of the library (%(decks)s) '
-                       "or one of the studio's (studio:<number>)", deck=shown,
-                       decks=", ".join(sorted(builtin_decks()))))
+    raise BadRequest(say(N_('unknown deck "%(deck)s"; choose a deck of the library (%(decks)s) '
+                            "or one of the studio's (studio:<number>)"), deck=shown,
+                         decks=", ".join(sorted(builtin_decks()))))
 
 
 def table_deck_id(ref: str, teacher_id: int) -> str:

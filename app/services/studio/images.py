@@ -6,8 +6,8 @@ import io
 import secrets
 
 import yaml
-from flask_babel import gettext as _
 
+from ...decks.errors import N_, say
 from ...decks import Deck, slugify
 from ...decks.dump import deck_to_dict
 from ...models import StudioDeck
@@ -27,22 +27,21 @@ def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, s
     from PIL import Image, ImageOps, UnidentifiedImageError
 
     if not data:
-        raise BadRequest(_("Choose an image file (PNG or JPEG) to upload."), code="no-file")
+        raise BadRequest(N_("Choose an image file (PNG or JPEG) to upload."), code="no-file")
     if len(data) > max_bytes:
-        raise BadRequest(_("The image is %(size)d KiB; an image may be at most %(most)d KiB.", size=len(data) // 1024,
-                           most=max_bytes // 1024),
-                         code="image-too-large")
+        raise BadRequest(say(N_("The image is %(size)d KiB; an image may be at most %(most)d KiB."),
+                             size=len(data) // 1024, most=max_bytes // 1024), code="image-too-large")
     try:
         with Image.open(io.BytesIO(data)) as image:
             kind = image.format
             if kind not in ("PNG", "JPEG"):
-                raise BadRequest(_("This file is a %(kind)s image, not a PNG or JPEG.", kind=kind) if kind
-                                 else _("This file is not an image, not a PNG or JPEG."),
+                raise BadRequest(say(N_("This file is a %(kind)s image, not a PNG or JPEG."), kind=kind) if kind
+                                 else N_("This file is not an image, not a PNG or JPEG."),
                                  code="not-an-image")
             width, height = image.size
             if width * height > IMAGE_MAX_PIXELS or width < 1 or height < 1:
-                raise BadRequest(_("The image is %(width)d x %(height)d pixels; that is too many for a card "
-                                   "(at most 30 million).", width=width, height=height), code="image-too-large")
+                raise BadRequest(say(N_("The image is %(width)d x %(height)d pixels; that is too many for a card "
+                                        "(at most 30 million)."), width=width, height=height), code="image-too-large")
             image.load()
             image = ImageOps.exif_transpose(image)
             if max(image.size) > IMAGE_MAX_SIDE:
@@ -58,12 +57,12 @@ def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, s
     except BadRequest:
         raise
     except Image.DecompressionBombError:
-        raise BadRequest(_("The image has too many pixels for a card (at most 30 million)."),
+        raise BadRequest(N_("The image has too many pixels for a card (at most 30 million)."),
                          code="image-too-large") from None
     except UnidentifiedImageError:
-        raise BadRequest(_("This file is not a PNG or JPEG image."), code="not-an-image") from None
+        raise BadRequest(N_("This file is not a PNG or JPEG image."), code="not-an-image") from None
     except (OSError, ValueError, SyntaxError, EOFError):
-        raise BadRequest(_("This image is damaged and cannot be read; save it again as PNG or JPEG."),
+        raise BadRequest(N_("This image is damaged and cannot be read; save it again as PNG or JPEG."),
                          code="not-an-image") from None
 
 
@@ -73,7 +72,7 @@ def _target(deck: Deck, target: str) -> tuple[str, str]:
         return kind, item
     if kind == "card" and deck.has_card(item):
         return kind, item
-    raise BadRequest(_("Choose a set or a card of this deck for the image."), code="unknown-target")
+    raise BadRequest(N_("Choose a set or a card of this deck for the image."), code="unknown-target")
 
 
 def set_image(row: StudioDeck, target: str, data: bytes) -> StudioDeck:

@@ -1,28 +1,32 @@
-"""A deck the studio refuses, and its problems said in the reader's language."""
+"""A deck the studio refuses, with every problem the validator found (said in the reader's language
+where the web shows them: each problem, and the refusal, has `render(translations)`)."""
 from __future__ import annotations
 
-from flask_babel import get_translations
-
-from ...decks import Problem, spreadsheet
+from ...decks import Problem
+from ...decks.errors import ENGLISH, Text, Translations
+from ...decks.spreadsheet import too_long
 from ..errors import ServiceError
+
+__all__ = ["DeckInvalid", "form_problem", "too_long"]
 
 
 class DeckInvalid(ServiceError):
-    """The validator refused the deck: every problem, each with its line."""
+    """The validator refused the deck: every problem, each with its line. Its sentence is that of the
+    first three problems."""
     status, code = 400, "deck-invalid"
 
     def __init__(self, problems: list[Problem], yaml: str | None = None):
-        super().__init__("; ".join(p.message for p in problems[:3]) + ("; ..." if len(problems) > 3 else ""))
+        super().__init__(problems[0].text)  # (a refused deck has a problem at least)
         self.problems = problems
         self.yaml = yaml  # the text refused, to show beside its problems
+        self.message = self.render()
+        self.args = (self.message,)
+
+    def render(self, translations: Translations = ENGLISH) -> str:
+        said = "; ".join(problem.render(translations) for problem in self.problems[:3])
+        return said + "; ..." if len(self.problems) > 3 else said
 
 
-def problem_text(problem: Problem) -> str:
-    """A validator's problem in the reader's language: its English template translated, then filled in."""
-    return problem.render(get_translations())
-
-
-def too_long(what: str, limit: int) -> str:
-    """"<what> is longer than <limit> characters" in the reader's language (`what` is said in it already);
-    the sentence is the spreadsheet parser's, so the form and the sheet say it alike."""
-    return spreadsheet.too_long(what, limit).render(get_translations())
+def form_problem(sentence: Text) -> Problem:
+    """A problem of the form editor's fields (no line to point at)."""
+    return Problem("the form", 0, 0, sentence.render(), sentence.template, sentence.params)

@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 import yaml
-from flask_babel import gettext as _
 
+from ...decks.errors import ENGLISH, N_, Translations, say
 from ...db import db
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text, slugify
 from ...decks.dump import deck_to_dict
@@ -45,8 +45,8 @@ def store(row: StudioDeck, text: str, deck: Deck) -> StudioDeck:
 
 def check_room(teacher_id: int) -> None:
     if StudioDeck.query.filter_by(owner_id=teacher_id).count() >= MAX_DECKS_PER_TEACHER:
-        raise BadRequest(_("You have %(num)d decks already; delete one to make another.", num=MAX_DECKS_PER_TEACHER),
-                         code="too-many-decks")
+        raise BadRequest(say(N_("You have %(num)d decks already; delete one to make another."),
+                             num=MAX_DECKS_PER_TEACHER), code="too-many-decks")
 
 
 def create_from_text(teacher_id: int, text: str | bytes, source: str = SOURCE, shared: bool = False) -> StudioDeck:
@@ -76,8 +76,9 @@ def delete(row: StudioDeck) -> None:
     shutil.rmtree(folder, ignore_errors=True)  # tables keep playing their snapshots
 
 
-def duplicate(teacher_id: int, source: str) -> StudioDeck:
-    """A private copy of any deck the teacher sees (built-in or studio), images included."""
+def duplicate(teacher_id: int, source: str, translations: Translations = ENGLISH) -> StudioDeck:
+    """A private copy of any deck the teacher sees (built-in or studio), images included, titled
+    "<title> (copy)" in the language of `translations` (the teacher's)."""
     check_room(teacher_id)
     images_from = None
     if source in builtin_decks():
@@ -90,9 +91,9 @@ def duplicate(teacher_id: int, source: str) -> StudioDeck:
         sync_images(row.id)
         images_from = deck_dir(row.id)
     else:
-        raise NotFound(_("There is no such deck to copy."), code="unknown-deck")
+        raise NotFound(N_("There is no such deck to copy."), code="unknown-deck")
     data = deck_to_dict(original)
-    data["title"] = _clip(_("%(title)s (copy)", title=original.title), 200)
+    data["title"] = _clip(say(N_("%(title)s (copy)"), title=original.title).render(translations), 200)
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
     deck = load_deck_text(text, source=SOURCE)
     copy = store(StudioDeck(owner_id=teacher_id, shared=False), text, deck)

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from flask import current_app
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 
+from ...decks.errors import N_
 from ...db import db
 from ...decks import Deck, load_deck_text
 from ...models import StudioDeck, StudioImage
@@ -104,12 +104,12 @@ def forget_unused_images(row: StudioDeck, deck: Deck) -> None:
 def image_path(row: StudioDeck, name: str) -> Path:
     """This host's copy of one of the deck's images (images/<name>), made from the database if needed."""
     if not IMAGE_NAME.fullmatch(name or ""):
-        raise NotFound(_("There is no such image."), code="unknown-image")
+        raise NotFound(N_("There is no such image."), code="unknown-image")
     image = StudioImage.query.filter_by(deck_id=row.id, path=f"images/{name}").first()
     path = deck_dir(row.id) / "images" / name
     if image is None:
         path.unlink(missing_ok=True)  # removed on another host
-        raise NotFound(_("There is no such image."), code="unknown-image")
+        raise NotFound(N_("There is no such image."), code="unknown-image")
     if not path.is_file():
         _write_copy(path, image.data)
     return path
