@@ -46,3 +46,13 @@ def test_pretty_in_debug_mode_as_flask_is(app):
     app.debug = True
     with app.test_request_context():
         assert jsonify({"a": [1]}).get_data() == DefaultJSONProvider(app).response({"a": [1]}).get_data()
+
+
+def test_a_sentence_is_said_in_the_readers_language(app):
+    from app.decks.errors import N_, say
+
+    sentence = say(N_("This table has no hand %(number)d."), number=4)
+    with app.test_request_context("/?lang=en"):
+        assert json.loads(jsonify({"m": sentence}).get_data()) == {"m": "This table has no hand 4."}
+    with app.test_request_context("/?lang=pt"):
+        assert json.loads(jsonify({"m": [sentence]}).get_data())["m"][0] != "This table has no hand 4."

@@ -4,6 +4,9 @@ move, and the standard library's encoder was a tenth of that request's work (ben
 Same output as Flask's own provider in what matters: keys sorted, tuples as arrays, dates, UUIDs,
 decimals and dataclasses through Flask's `default`; UTF-8 as it is rather than \\u escapes (both are
 JSON). Anything orjson refuses (an integer beyond 64 bits, say) falls back to Flask's encoder.
+
+A sentence (a Text, or an error that carries one: app/decks/errors.py) is said in the request's language,
+here at the edge, like a refusal: a service may put one in what it answers.
 """
 from __future__ import annotations
 
@@ -12,11 +15,23 @@ from typing import Any
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
+from ..decks.errors import Sentence, Text
+from ..i18n import translated
+
 OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME \
     | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
+def _default(obj: Any) -> Any:
+    """Flask's encoder for what JSON has no type for; a sentence said in the reader's language."""
+    if isinstance(obj, (Text, Sentence)):
+        return translated(obj)
+    return DefaultJSONProvider.default(obj)
+
+
 class OrjsonProvider(DefaultJSONProvider):
+    default = staticmethod(_default)
+
     def _encode(self, obj: Any) -> bytes | None:
         try:
             return orjson.dumps(obj, default=self.default, option=OPTIONS)
