@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, delete, insert, select
 
 from ..db import db
 from ..decks.errors import N_, say
+from ..store import fast
 from ..models import IdempotencyKey
 from .errors import BadRequest, ServiceError
 
@@ -57,16 +58,17 @@ def find(scope: str, key: str, digest: str) -> dict | None:
     """The stored answer of this key, or None when it has not been used (an expired one is forgotten
     here, in the caller's transaction, so that `store` may use the key again)."""
     connection = db.session.connection()
-    row = connection.execute(FIND, {"scope": scope, "key": key}).first()
-    if row is None:
+    found = fast.rows(connection, FIND, {"scope": scope, "key": key})
+    if not found:
         return None
-    if row.created_at < time.time() - KEEP_SECONDS:
-        connection.execute(FORGET, {"scope": scope, "key": key})
+    fingerprint_, response_json, created_at = found[0]
+    if created_at < time.time() - KEEP_SECONDS:
+        fast.write(connection, FORGET, {"scope": scope, "key": key})
         return None
-    if row.fingerprint != digest:
+    if fingerprint_ != digest:
         raise KeyReused(N_("This Idempotency-Key was already used for another request; send a new key "
                            "with every new request."))
-    return json.loads(row.response_json)
+    return json.loads(response_json)
 
 
 def store(scope: str, key: str, digest: str, response: dict) -> None:
@@ -74,7 +76,7 @@ def store(scope: str, key: str, digest: str, response: dict) -> None:
     said the key is free."""
     now = time.time()
     connection = db.session.connection()
-    connection.execute(STORE, {"scope": scope, "key": key, "fingerprint": digest, "created_at": now,
-                               "response_json": json.dumps(response, ensure_ascii=False)})
+    fast.write(connection, STORE, {"scope": scope, "key": key, "fingerprint": digest, "created_at": now,
+                                   "response_json": json.dumps(response, ensure_ascii=False)})
     if random.random() < 0.01:
-        connection.execute(EXPIRE, {"before": now - KEEP_SECONDS})
+        fast.write(connection, EXPIRE, {"before": now - KEEP_SECONDS})

@@ -23,11 +23,13 @@ from ..engine.moves import move_from_dict
 from ..engine.options import make_options
 from ..engine.record import record_of
 from ..models import MoveRow
+from . import fast
 from .decks import header_deck
 
 MOVES = MoveRow.__table__
 NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
              .where(MOVES.c.hand_id == bindparam("hand_id"), MOVES.c.seq >= bindparam("seen")).order_by(MOVES.c.seq))
+MOVES_UP_TO = NEW_MOVES.where(MOVES.c.seq < bindparam("count"))  # the moves a snapshot's count names
 
 _stripes = [threading.RLock() for _ in range(64)]
 _registry = threading.Lock()                          # guards the caches' bookkeeping
@@ -91,8 +93,11 @@ def _game_at(hand, count: int | None) -> Game:
 
 
 def _catch_up(hand, game: Game, count: int | None) -> None:
-    statement = NEW_MOVES if count is None else NEW_MOVES.where(MOVES.c.seq < count)
-    rows = db.session.connection().execute(statement, {"hand_id": hand.id, "seen": len(game.moves)})
+    params = {"hand_id": hand.id, "seen": len(game.moves)}
+    if count is None:
+        rows = fast.rows(db.session.connection(), NEW_MOVES, params)
+    else:
+        rows = fast.rows(db.session.connection(), MOVES_UP_TO, {**params, "count": count})
     for seq, data_json in rows:
         if seq != len(game.moves):
             evict(hand)

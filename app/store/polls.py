@@ -8,6 +8,7 @@ from typing import Callable
 from sqlalchemy import bindparam, select
 
 from ..db import db
+from . import fast
 from ..models import Seat, Table
 from .codes import token_matches
 
@@ -25,7 +26,7 @@ def etag(table_id: int, version: int, seat: int | None, teacher: bool, held) -> 
 def version_rows(code: str) -> list:
     """The table's version, status, computer pace and teacher, one row per seat with its token hash
     (in the request's session)."""
-    return db.session.connection().execute(VERSION_AND_SEATS, {"code": code}).all()
+    return fast.rows(db.session.connection(), VERSION_AND_SEATS, {"code": code})
 
 
 def poll_reader(app) -> Callable[[str], list]:
@@ -39,7 +40,7 @@ def poll_reader(app) -> Callable[[str], list]:
         with engine.connect() as connection:
             if autocommit:
                 connection = connection.execution_options(isolation_level="AUTOCOMMIT")
-            return connection.execute(VERSION_AND_SEATS, {"code": code}).all()
+            return fast.rows(connection, VERSION_AND_SEATS, {"code": code})
 
     return rows
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, select
 
-from ..db import begin_write, db
+from ..db import db
+from . import fast
 from ..models import Hand, HandMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
 
 TABLES, SEATS, HANDS = Table.__table__, Seat.__table__, Hand.__table__
@@ -114,12 +115,11 @@ MOVE_COUNT = select(func.count()).where(MOVES.c.hand_id == HANDS.c.id).scalar_su
 HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS), MOVE_COUNT) \
     .where(HANDS.c.table_id == bindparam("table_id")).order_by(HANDS.c.number)
 
-VERSION_FOR_UPDATE = select(TABLES.c.version).where(TABLES.c.id == bindparam("table_id")).with_for_update()
 
 
 def _read(statement, key) -> TableSnapshot | None:
     connection = db.session.connection()
-    rows = connection.execute(statement, {"key": key}).all()
+    rows = fast.rows(connection, statement, {"key": key})
     if not rows:
         return None
     split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
@@ -127,7 +127,7 @@ def _read(statement, key) -> TableSnapshot | None:
     table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
     # (the one write to a frozen snapshot: its hands point back at it, as the ORM's do)
     object.__setattr__(table, "hands", tuple(HandSnapshot(*row, table=table)
-                                             for row in connection.execute(HANDS_OF, {"table_id": table.id})))
+                                             for row in fast.rows(connection, HANDS_OF, {"table_id": table.id})))
     return table
 
 
@@ -138,16 +138,3 @@ def by_code(code: str) -> TableSnapshot | None:
 
 def by_id(table_id: int) -> TableSnapshot | None:
     return _read(BY_ID, table_id)
-
-
-def locked(table) -> TableSnapshot | None:
-    """Begin a write transaction and lock the table's row (app/db.py); the table as it is now: the
-    snapshot itself when its version has not moved since it was read, else read again under the lock.
-    (An ORM table may be given: the write path of a move works on snapshots.) None when it is gone."""
-    begin_write()
-    current = db.session.connection().execute(VERSION_FOR_UPDATE, {"table_id": table.id}).scalar()
-    if current is None:
-        return None
-    if isinstance(table, TableSnapshot) and current == table.version:
-        return table
-    return by_id(table.id)

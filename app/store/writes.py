@@ -19,7 +19,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..db import begin_write, db, write_lock
 from ..models import MoveRow, Table
-from . import games
+from . import fast, games
 from .snapshots import TableSnapshot, by_id
 
 
@@ -73,7 +73,7 @@ def moving(table) -> Iterator[TableSnapshot]:
     since it was read, else read again. Whatever the block has not committed (`commit_move`) is rolled
     back when it ends."""
     begin_write()
-    current = db.session.connection().execute(VERSION_FOR_UPDATE, {"table_id": table.id}).scalar()
+    current = fast.scalar(db.session.connection(), VERSION_FOR_UPDATE, {"table_id": table.id})
     if current is None:
         db.session.rollback()
         raise Gone(table.id)
@@ -99,13 +99,13 @@ def append_move(table: TableSnapshot, hand_id: int, seq: int, move: dict[str, An
     UPDATE that names the version read: no ORM instances (about a third of a move's cost otherwise).
     Returns the new version."""
     connection = db.session.connection()
-    connection.execute(STORE_MOVE, {"hand_id": hand_id, "seq": seq, "played_at": now,
+    fast.write(connection, STORE_MOVE, {"hand_id": hand_id, "seq": seq, "played_at": now,
                                     "data_json": json.dumps(move, ensure_ascii=False)})
     if next_bot_at is None:
         return table.version
     version = table.version + 1
-    changed = connection.execute(NEXT_VERSION, {"table_id": table.id, "read": table.version, "version": version,
-                                                "changed_at": now, "next_bot_at": next_bot_at}).rowcount
+    changed = fast.write(connection, NEXT_VERSION, {"table_id": table.id, "read": table.version, "version": version,
+                                                    "changed_at": now, "next_bot_at": next_bot_at})
     if changed != 1:
         raise StaleDataError(f"table {table.id} is no longer at version {table.version}")
     return version

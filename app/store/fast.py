@@ -1,0 +1,84 @@
+"""The hot statements of play, run on the DBAPI cursor of the session's own connection.
+
+A move and a screen's state run a handful of small Core statements each; SQLAlchemy's execution of one
+(its compiled-cache lookup, execution context, result object) costs about 110 microseconds of CPU, the
+statement itself on SQLite 20. So these few are compiled once per dialect and sent to the driver
+directly, in the session's transaction, as plain tuples back. Anyone listening to the engine's cursor
+events (a test counting statements, a tracer) gets the ordinary path: the same SQL, observed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql import Executable
+
+# Keyed by the statement object itself (kept alive here, so no other statement can take its id): these
+# are module constants, a few dozen at most.
+_compiled: dict[tuple, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+
+
+def _sql(connection: Connection, statement: Executable, keys: tuple[str, ...]):
+    dialect = connection.dialect
+    cache_key = (dialect.name, statement, keys)
+    found = _compiled.get(cache_key)
+    if found is None:
+        if len(_compiled) > 256:
+            raise RuntimeError("fast statements are module constants; one is being built per call")
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys))  # type: ignore[call-arg]
+        names = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+        found = (compiled.string, names, dict(compiled.params))
+        _compiled[cache_key] = found
+    return found
+
+
+def _watched(connection: Connection) -> bool:
+    dispatch = connection.engine.dispatch
+    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+
+
+def _cursor(connection: Connection, statement: Executable, params: dict[str, Any]):
+    sql, names, defaults = _sql(connection, statement, tuple(sorted(params)))
+    values = {**defaults, **params}
+    args = tuple(values[name] for name in names) if names is not None else values
+    cursor = connection.connection.driver_connection.cursor()
+    try:
+        cursor.execute(sql, args)
+    except connection.dialect.loaded_dbapi.Error as error:
+        # As SQLAlchemy itself would: its exception class (IntegrityError, OperationalError ...), and a
+        # connection that died is dropped from the pool.
+        dialect = connection.dialect
+        lost = dialect.is_disconnect(error, connection.connection.dbapi_connection, cursor)
+        cursor.close()
+        if lost:
+            connection.invalidate(error)
+        raise DBAPIError.instance(sql, args, error, dialect.loaded_dbapi.Error, connection_invalidated=lost,
+                                  dialect=dialect) from error
+    return cursor
+
+
+def rows(connection: Connection, statement: Executable, params: dict[str, Any]) -> list[tuple]:
+    if _watched(connection):
+        return [tuple(row) for row in connection.execute(statement, params)]
+    cursor = _cursor(connection, statement, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def scalar(connection: Connection, statement: Executable, params: dict[str, Any]) -> Any:
+    found = rows(connection, statement, params)
+    return found[0][0] if found else None
+
+
+def write(connection: Connection, statement: Executable, params: dict[str, Any]) -> int:
+    """An INSERT, UPDATE or DELETE; returns how many rows it changed."""
+    if _watched(connection):
+        return connection.execute(statement, params).rowcount
+    cursor = _cursor(connection, statement, params)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
