@@ -14,7 +14,7 @@ from typing import Any
 
 from ..engine.decks import deck_for
 from ..engine.options import make_options
-from ..engine.views import PlayerView
+from ..engine.views import PlayerView, PublicView
 from .. import store
 from ..store import deck_by_ref
 from . import hands, recall
@@ -131,6 +131,25 @@ def finished_hands(table) -> list[dict[str, Any]]:
 
 def table_state(table, seat=None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
+    """What a screen is sent: the reader's view of the current hand, taken from the store, made into
+    the state by `state_of`."""
+    hand = table.current_hand
+    view = mask = None
+    if hand is not None:
+        with store.playing(hand) as game:
+            name = seat.name if seat is not None and seat.name in game.players else None
+            view = game.view(name) if name else game.public_view()
+            deck = game.deck
+        if recall.active(table_options(table)):
+            mask = recall.Mask(table, hand, view, deck)
+    return state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(hands.setting("POLL_MS")),
+                    mask=mask)
+
+
+def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None = None, teacher: bool = False,
+             poll_ms: int = 1000, mask: "recall.Mask | None" = None) -> dict[str, Any]:
+    """The state a screen is sent, from the table as read and the reader's view alone (no game, no
+    database): a seat's view, or the public one; `mask` hides what a recall table's reader is to name."""
     public, finished = _public_part(table)
     out = dict(public)
     out["seats"] = [seat_dict(s, held) for s in table.seats]
@@ -138,25 +157,19 @@ def table_state(table, seat=None, held: set[int] | None = None,
     out["teacher"] = teacher
     out["hands"] = finished
     out["game"] = out["recent"] = out["last_answer"] = out["cards"] = None
-    poll = int(hands.setting("POLL_MS"))
-    hand = table.current_hand
-    if hand is not None:
-        with store.playing(hand) as game:
-            name = seat.name if seat is not None and seat.name in game.players else None
-            view = game.view(name) if name else game.public_view()
-        # From here on only the view: what this reader may know (the game stays in the store).
+    poll = poll_ms
+    if view is not None:
         out["game"] = game_dict(view)
         out["recent"] = list(view.recent)
         out["last_answer"] = view.last_answer
-        if recall.active(table_options(table)):
-            mask = recall.Mask(table, hand, view, game.deck)
+        if mask is not None:
             out["game"] = mask.game_dict(out["game"])
             out["recent"] = mask.events(out["recent"])
             out["last_answer"] = mask.event(out["last_answer"])
             out["cards"] = mask.cards()
         actor = view.turn
         if table.status == "playing" and any(s.kind == "computer" and s.name == actor for s in table.seats):
-            pace = hands.pace(table)
+            pace = out["pace"]
             poll = max(100, min(poll, int(pace * 1000) or 100))
     out["poll_ms"] = poll
     return out
