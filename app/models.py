@@ -60,6 +60,8 @@ class Table(TableMixin, db.Model):
     options_json = db.Column(db.Text, nullable=False, default="{}")   # overrides of the preset
     match_format = db.Column(db.String(10), nullable=False, default="hands")  # "hands" or "target"
     match_value = db.Column(db.Integer, nullable=False, default=1)
+    # A match that ends tied is settled by one more hand among everyone (engine/match.py's tie-break).
+    match_tie_break = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     # The language the table plays in (app.i18n.LANGUAGES), whatever its deck's: its pages and messages.
     language = db.Column(db.String(5), nullable=False, default="en", server_default="en")
     status = db.Column(db.String(10), nullable=False, default="lobby")  # lobby, playing, finished, closed

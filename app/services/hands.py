@@ -83,18 +83,31 @@ def deal(table: Table, wait: float = 0.0) -> Hand:
 
 
 def match_format(table) -> match.MatchFormat:
+    tie_break = bool(getattr(table, "match_tie_break", False))
     if table.match_format == "hands":
-        return match.MatchFormat(hands=table.match_value)
-    return match.MatchFormat(hands=None, target=table.match_value)
+        return match.MatchFormat(hands=table.match_value, tie_break=tie_break)
+    return match.MatchFormat(hands=None, target=table.match_value, tie_break=tie_break)
+
+
+def _results(table) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The finished hands' results of the match proper, and the tie-break hand's, once played."""
+    results = [hand.result for hand in table.hands if hand.result_json]
+    regular = [result for result in results if not result.get("tie_break")]
+    extra = next((result for result in results if result.get("tie_break")), None)
+    return regular, extra
+
+
+def _seat_scores(result: dict[str, Any]) -> list[int]:
+    """A finished hand's scores in seat order (it keeps the names it was played with: its players are
+    listed in seat order)."""
+    return [result["scores"].get(name, 0) for name in result["players"]]
 
 
 def _totals(table) -> tuple[list[int], int]:
-    """Each seat's total over the finished hands (the engine's arithmetic), and how many were finished.
-    A finished hand keeps the names it was played with, so its scores are counted by seat: its players
-    are listed in seat order."""
-    results = [hand.result for hand in table.hands if hand.result_json]
-    scores = [[result["scores"].get(name, 0) for name in result["players"]] for result in results]
-    return match.seat_totals(scores, len(table.seats)), len(results)
+    """Each seat's total over the finished hands of the match proper (the engine's arithmetic), and how
+    many those are."""
+    regular, _extra = _results(table)
+    return match.seat_totals(map(_seat_scores, regular), len(table.seats)), len(regular)
 
 
 def _ranked(table) -> list[tuple[int, int]]:
@@ -112,9 +125,11 @@ def standings(table) -> list[dict[str, Any]]:
     return [{"name": names.get(seat), "total": total} for seat, total in _ranked(table)]
 
 
-def match_over(table) -> bool:
+def in_tie_break(table) -> bool:
+    """Whether the hand being played is the tie-break hand: the match proper is over, tied."""
     totals, finished = _totals(table)
-    return match.regular_play_over(match_format(table), finished, totals)
+    return (table.status == "playing" and match.regular_play_over(match_format(table), finished, totals)
+            and match.tie_break_due(match_format(table), totals))
 
 
 def match_winners(table) -> list[str]:
@@ -122,8 +137,10 @@ def match_winners(table) -> list[str]:
         return []
     rows = _ranked(table)
     names = {seat.position: seat.name for seat in table.seats}
-    winners = match.match_winners([total for _seat, total in rows])
-    return [names.get(rows[i][0]) for i in winners]
+    _regular, extra = _results(table)
+    totals = [total for _seat, total in rows]
+    extra_scores = None if extra is None else [_seat_scores(extra)[seat] for seat, _total in rows]
+    return [names.get(rows[i][0]) for i in match.match_winners(totals, extra_scores)]
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -168,13 +185,19 @@ def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: floa
     """The hand is over: store its result, then end the match or deal the next hand (the ORM, in the
     move's transaction). Returns the table's new version."""
     row = store.row_of(table)
+    tie_break = in_tie_break(row)  # (the hand just ended is not counted yet)
+    result = game.outcome().to_dict()
+    if tie_break:
+        result["tie_break"] = True  # it settles the tie; its scores are not in the match's totals
     stored = next(h for h in row.hands if h.id == hand.id)
-    stored.result_json = json.dumps(game.outcome().to_dict(), ensure_ascii=False)
+    stored.result_json = json.dumps(result, ensure_ascii=False)
     row.changed_at, row.next_bot_at = now, next_bot_at
-    if match_over(row):
+    totals, finished = _totals(row)
+    fmt = match_format(row)
+    if tie_break or (match.regular_play_over(fmt, finished, totals) and not match.tie_break_due(fmt, totals)):
         row.status = "finished"
     else:
-        deal(row, wait=setting("HAND_PAUSE_SECONDS"))
+        deal(row, wait=setting("HAND_PAUSE_SECONDS"))  # the next hand, or the tie-break hand
     return store.flush(row)
 
 

@@ -123,14 +123,19 @@ class SeatSpec(Body):
         False, description="Played on this device (pass-and-play).")
 
 
+TIE_BREAK_HELP = "A match that ends tied is settled by one more hand among everyone; its scores only break the tie."
+
+
 class HandsMatch(Body):
     format: Literal["hands"] = "hands"
     value: Annotated[whole(ge=1, le=MAX_MATCH_HANDS), What(N_("the number of hands"))] = 1
+    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(False, description=TIE_BREAK_HELP)
 
 
 class TargetMatch(Body):
     format: Literal["target"]
     value: Annotated[whole(ge=1, le=MAX_TARGET), What(N_("the target score"))]
+    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(False, description=TIE_BREAK_HELP)
 
 
 def _match_format(value: Any) -> str | None:

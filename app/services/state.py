@@ -96,7 +96,9 @@ def summary(table) -> dict[str, Any]:
         "match": {"format": table.match_format, "value": table.match_value,
                   "hand": current.number if current else 0,
                   "hands_played": sum(1 for h in table.hands if h.result_json),
-                  "finished": table.status == "finished", "winners": hands.match_winners(table)},
+                  "finished": table.status == "finished", "winners": hands.match_winners(table),
+                  "tie_break": bool(getattr(table, "match_tie_break", False)),
+                  "tie_break_hand": hands.in_tie_break(table)},
         "seats": [seat_dict(seat) for seat in table.seats],
         "standings": hands.standings(table),
     }

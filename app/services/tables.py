@@ -188,6 +188,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
             break
     table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=spec.match.format,
+                  match_tie_break=spec.match.tie_break,
                   match_value=spec.match.value, pace_seconds=spec.pace,
                   language=language, teacher_id=teacher_id, seats=seats)
     db.session.add(table)

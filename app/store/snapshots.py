@@ -70,6 +70,7 @@ class TableSnapshot(TableMixin):
     options_json: str
     match_format: str
     match_value: int
+    match_tie_break: bool
     language: str
     status: str
     teacher_id: int

@@ -49,7 +49,8 @@ def spec_from_form(form) -> dict:
     return {"name": form.get("name", ""), "language": form.get("language") or None,
             "rules": form.get("rules") or "standard",
             "deck": form.get("deck") or None, "options": options, "seats": seats,
-            "match": {"format": form.get("match_format") or "hands", "value": form.get("match_value") or 1},
+            "match": {"format": form.get("match_format") or "hands", "value": form.get("match_value") or 1,
+                      "tie_break": form.get("tie_break") == "on"},
             "pace": form.get("pace") or None}
 
 

@@ -97,6 +97,8 @@ function start(root) {
       statusLine.textContent = gettext("The teacher has closed this table.");
     } else if (s.paused) {
       statusLine.textContent = gettext("Paused by the teacher: wait, play goes on soon.");
+    } else if (game && game.turn && s.match.tie_break_hand) {
+      statusLine.textContent = gettext("Tie-break hand (it settles the tie): %(name)s to play.", { name: game.turn });
     } else if (game && game.turn) {
       statusLine.textContent = you && game.to_act ?
         gettext("Hand %(number)d: your turn, %(name)s.", { number: s.match.hand, name: you }) :

@@ -14,6 +14,7 @@ function start(root) {
     const game = s.game;
     statusLine.textContent = s.status === "lobby" ? gettext("Waiting for players…") :
       s.status === "finished" ? gettext("The match is over.") : s.status === "closed" ? gettext("This table is closed.") :
+        game && game.turn && s.match.tie_break_hand ? gettext("Tie-break hand · %(name)s to play", { name: game.turn }) :
         game && game.turn ? gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
           gettext("Hand %(number)d", { number: s.match.hand });
     if (s.paused && s.status === "playing") statusLine.textContent = gettext("Paused by the teacher.") + " " + statusLine.textContent;
