@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .slug import slugify
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f".{_WHERE[name]}", __name__), name)

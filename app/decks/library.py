@@ -42,7 +42,7 @@ def load_library(directory: Path | None = None) -> dict[str, Deck]:
     return decks
 
 
-class Library(Mapping):
+class Library(Mapping[str, Deck]):
     """The decks of a folder by id, read when first asked for. Looking one deck up (`[id]`, `in`,
     `get`) reads that deck's own file only: `authors replay` of a game with a built-in deck, or the web
     page of one deck, need not read the other eleven. Anything that walks the library (iterating, len,

@@ -168,6 +168,7 @@ class _DeckReader:
 
         if self.problems:
             raise DeckError(self.problems)
+        assert deck_id is not None and title is not None  # either missing is a problem, reported above
         return Deck(id=deck_id, title=title, sets=tuple(sets), language=language,
                     description=description, set_label=set_label, card_label=card_label,
                     source=self.source)
@@ -361,7 +362,7 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-class _Fields(dict):
+class _Fields(dict[str, yaml.Node]):
     """A mapping's known keys, plus the keys that a misspelt key was taken for (already reported)."""
 
     def __init__(self) -> None:

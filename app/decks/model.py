@@ -43,8 +43,8 @@ class Deck:
     set_label: str = N_("Set")
     card_label: str = N_("Card")
     source: str | None = None  # the file it came from, when it came from one
-    _cards: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-    _sets: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _cards: dict[str, Card] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _sets: dict[str, CardSet] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for card_set in self.sets:

@@ -18,6 +18,8 @@ compares the two parsers on every deck and record and on random text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Protocol, cast
 
 import yaml
 
@@ -68,11 +70,12 @@ def _syntax_problem(exc: yaml.YAMLError, source: str, text: str) -> Problem:
         return Problem.at(source, line, column,
                           N_("the file contains a character that YAML does not allow (#x%(code)s); delete it"),
                           code=f"{code:04x}")
-    if getattr(exc, "context", None) == "expected a single document in the stream":
-        mark = exc.problem_mark
-        return Problem.at(source, mark.line + 1, mark.column + 1,
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.context == "expected a single document in the stream" \
+            and exc.problem_mark is not None:
+        start = exc.problem_mark
+        return Problem.at(source, start.line + 1, start.column + 1,
                           N_('a second YAML document starts here ("---"); a deck file holds one deck only'))
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    mark: _Mark | None = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     detail = f"{context}, {problem}" if context else problem  # PyYAML's own words, in English
@@ -82,7 +85,7 @@ def _syntax_problem(exc: yaml.YAMLError, source: str, text: str) -> Problem:
 
 
 # libyaml, when this PyYAML was built with it; tests/test_decks_yaml.py checks that it gives the same trees.
-FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+FAST_LOADER: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 # What libyaml reads differently from the Python parser (see above): such text takes the Python parser.
 _NOT_FOR_LIBYAML = re.compile(r"[\t?\ufeff\x85\u2028\u2029]|(?:^|[\s\[{,])!|\r(?!\n)|[|>][-+0-9]*#|:\s*[,}\]]")
 
@@ -115,6 +118,8 @@ def _count_with_libyaml(text: str, source: str, max_nodes: int) -> None:
     """Refuse text of more than `max_nodes` nodes before the Python parser reads it, at the first node too
     many (a node inside the text is marked alike by both parsers); text libyaml cannot read is left to
     the Python parser, which words the problem."""
+    if FAST_LOADER is None:
+        return
     left, too_many = max_nodes, None
     try:
         for event in yaml.parse(text, Loader=FAST_LOADER):
@@ -129,6 +134,26 @@ def _count_with_libyaml(text: str, source: str, max_nodes: int) -> None:
         raise _refusal(source, too_many, TOO_MANY_NODES, most=f"{max_nodes:,}")
 
 
+class _Mark(Protocol):
+    """Where an event or node starts: PyYAML's Mark, or libyaml's (its own class, with the same fields)."""
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def column(self) -> int: ...
+
+
+# A loader's resolve(kind, value, implicit): the tag of a node (untyped in PyYAML's stubs).
+_Resolve = Callable[[type[yaml.Node], str | None, bool | tuple[bool, bool]], str]
+
+
+def _py_mark(mark: _Mark | None) -> yaml.Mark | None:
+    """A libyaml event's mark as a node's (the stubs type a node's marks as PyYAML's Mark; libyaml's has
+    the same fields, and the Python parser's nodes are read the same way)."""
+    return cast("yaml.Mark | None", mark)
+
+
 class _Refused(Exception):
     """The libyaml reading met what the Python reading words as a problem (an alias, an anchor, depth)."""
 
@@ -136,7 +161,7 @@ class _Refused(Exception):
 class _TooMany(Exception):
     """More nodes than allowed, from the node at `mark` on (both parsers mark it alike)."""
 
-    def __init__(self, mark: yaml.Mark):
+    def __init__(self, mark: _Mark | None):
         super().__init__()
         self.mark = mark
 
@@ -145,9 +170,11 @@ def _compose_with_libyaml(text: str, max_depth: int, max_nodes: int | None = Non
     """The tree PyYAML's composer builds, built here from libyaml's events in one pass, the scan's
     checks made on the way (libyaml's own composer would need a second parse). Anything that is not
     one plain document of scalars, sequences and mappings raises, for the Python reading to word it."""
+    if FAST_LOADER is None:
+        raise _Refused
     loader = FAST_LOADER(text)
     try:
-        resolve = loader.resolve
+        resolve: _Resolve = loader.resolve
         events = iter(loader.get_event, None)
         if not isinstance(next(events), yaml.StreamStartEvent):
             raise _Refused
@@ -156,26 +183,27 @@ def _compose_with_libyaml(text: str, max_depth: int, max_nodes: int | None = Non
             return None
         if not isinstance(event, yaml.DocumentStartEvent):
             raise _Refused
-        root = None
+        root: yaml.Node | None = None
         stack: list[yaml.CollectionNode] = []  # the open collections, innermost last
         keys: list[yaml.Node | None] = []       # for each open mapping, its key waiting for a value
         left = max_nodes if max_nodes is not None else -1
+        node: yaml.Node
         for event in events:
             kind = type(event)
             if kind is not yaml.SequenceEndEvent and kind is not yaml.MappingEndEvent:
                 if left == 0:
                     raise _TooMany(event.start_mark)
                 left -= 1
-            if kind is yaml.ScalarEvent:
+            if isinstance(event, yaml.ScalarEvent):
                 if event.anchor is not None or event.tag is not None:
                     raise _Refused
                 node = yaml.ScalarNode(resolve(yaml.ScalarNode, event.value, event.implicit), event.value,
-                                       event.start_mark, event.end_mark, style=event.style or None)
-            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                                       _py_mark(event.start_mark), _py_mark(event.end_mark), style=event.style or None)
+            elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 if event.anchor is not None or event.tag is not None or len(stack) >= max_depth:
                     raise _Refused
                 node_class = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
-                node = node_class(resolve(node_class, None, event.implicit), [], event.start_mark, None,
+                node = node_class(resolve(node_class, None, event.implicit), [], _py_mark(event.start_mark), None,
                                   flow_style=event.flow_style)
             elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
                 node = stack.pop()
@@ -248,5 +276,6 @@ def _compose(text: str, source: str, max_depth: int, loader: type, max_nodes: in
         raise DeckError([Problem.at(source, 1, 1, N_("the file nests too deeply to read"))]) from None
 
 
-def _refusal(source: str, mark: yaml.Mark, template: str, **params: str) -> DeckError:
-    return DeckError([Problem.at(source, mark.line + 1, mark.column + 1, template, **params)])
+def _refusal(source: str, mark: _Mark | None, template: str, **params: object) -> DeckError:
+    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    return DeckError([Problem.at(source, line, column, template, **params)])
