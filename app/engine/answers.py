@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from enum import StrEnum
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from rapidfuzz.distance import OSA
 
@@ -84,7 +84,7 @@ def tolerance(form: str) -> int:
     return 2 if len(form) >= 10 else 1 if len(form) >= 5 else 0
 
 
-def _nearest(given: tuple[str, ...], card: Card, within) -> int | None:
+def _nearest(given: tuple[str, ...], card: Card, within: Callable[[str], int]) -> int | None:
     """The least distance from a given form to a form of the card's names that is within
     `within(form)` of it, or None when there is none."""
     best = None

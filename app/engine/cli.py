@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from .game import ReplayState
 
 
 # What a command needs is imported when it runs: `authors` imports this module for either command.
@@ -35,7 +39,7 @@ def replay_command(record: str, as_json: bool) -> None:
     sys.exit(result.exit_status)
 
 
-def _scores(state: dict) -> str:
+def _scores(state: ReplayState) -> str:
     return ", ".join(f"{name} {score}" for name, score in state["scores"].items())
 
 
@@ -48,7 +52,8 @@ def _scores(state: dict) -> str:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--options", "options_json", default=None, help='Option overrides as JSON, e.g. \'{"ask_by": "set"}\'.')
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def simulate_command(rules, deck_ref, players, bots, games, seed, options_json, as_json) -> None:
+def simulate_command(rules: str, deck_ref: str | None, players: int, bots: str, games: int, seed: int,
+                     options_json: str | None, as_json: bool) -> None:
     """Play games between computer players and report speed and each seat's share of the wins."""
     from ..decks import DeckError, builtin_decks, load_deck_file
     from .bots import BOTS
@@ -56,7 +61,7 @@ def simulate_command(rules, deck_ref, players, bots, games, seed, options_json, 
     from .options import DEFAULT_DECKS, OptionsError
     from .simulate import play_games
 
-    def fail(message: str) -> None:
+    def fail(message: str) -> NoReturn:
         click.echo(f"authors simulate: {message}", err=True)
         sys.exit(2)
 

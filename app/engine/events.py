@@ -1,17 +1,45 @@
 """What a move caused, as the table saw it. A private part (a card drawn) is shown to its owner only."""
 from __future__ import annotations
 
+from typing import TypedDict
+
+
+class EventFields(TypedDict, total=False):
+    """An event as a seat sees it (`type`: its kind) or the fields of one: which fields it has depends on
+    its kind, as app/engine/game.py makes them."""
+    type: str
+    player: str
+    target: str                     # ask
+    set: str                        # ask, laid-down, claim
+    card: str | None                # ask (None: a set was asked for), draw (shown, or the drawer's secret), answer
+    given: list[str]                # ask: the cards handed over
+    named: str | None               # ask, with named_asks: the work as the asker typed it
+    verdict: str                    # ask (named_asks), answer: "right", "almost" or "wrong"
+    title: str                      # ask (named_asks), answer: the work as it is spelt
+    bonus: int                      # ask (named_asks)
+    reason: str                     # draw: "go-fish", "empty-hand" or "no-one-to-ask"
+    lucky: bool                     # draw
+    stock: int                      # draw: the cards left in the stock
+    dealt: bool                     # laid-down: from the deal
+    cards: list[str]                # laid-down
+    text: str | None                # answer: what was typed (None: a pass)
+    correct: bool                   # answer: it scored
+    outcome: str                    # claim: "correct", "opponents" or "cancelled"
+    holders: dict[str, list[str]]   # claim: the cards each teammate was said to hold
+    actual: dict[str, str]          # claim: who held each card
+    to: str                         # pass
+
 
 class Event:
     __slots__ = ("kind", "data", "secret", "owner")  # plain slots: events are made on every move
 
-    def __init__(self, kind: str, data: dict, secret: dict | None = None, owner: str | None = None):
+    def __init__(self, kind: str, data: EventFields, secret: EventFields | None = None, owner: str | None = None):
         self.kind, self.data, self.secret, self.owner = kind, data, secret, owner
 
-    def public(self) -> dict:
+    def public(self) -> EventFields:
         return {"type": self.kind, **self.data}
 
-    def seen_by(self, player: str | None) -> dict:
+    def seen_by(self, player: str | None) -> EventFields:
         if self.secret and player is not None and player == self.owner:
             return {"type": self.kind, **self.data, **self.secret}
         return self.public()

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections import deque
 from itertools import compress
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence, TypedDict, Unpack
 
 from ..decks.errors import Sentence, Text
 from ..decks.model import Deck
 from .decks import deck_for
-from .events import Event
+from .events import Event, EventFields
 from .outcome import Outcome
 from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
 from .answers import Verdict, grade
@@ -39,10 +39,13 @@ def _and(items: Sequence[str]) -> str | Text:
     return Text.of(N_("%(first)s and %(second)s"), first=_and(items[:-1]), second=items[-1])
 
 
-_TABLES: dict[int, tuple] = {}
+# A deck's cards and sets by index: card ids, index by card id, set ids, index by set id, each set's cards,
+# each card's set.
+_Tables = tuple[list[str], dict[str, int], list[str], dict[str, int], list[tuple[int, ...]], list[int]]
+_TABLES: dict[int, tuple[Deck, _Tables]] = {}
 
 
-def _tables(deck: Deck) -> tuple:
+def _tables(deck: Deck) -> _Tables:
     """Index tables of a deck, made once per deck object (a game is set up thousands of times a second)."""
     cached = _TABLES.get(id(deck))
     if cached is not None and cached[0] is deck:
@@ -53,16 +56,70 @@ def _tables(deck: Deck) -> tuple:
     set_index = {sid: i for i, sid in enumerate(set_ids)}
     set_cards = [tuple(card_index[c.id] for c in s.cards) for s in deck.sets]
     card_set = [set_index[c.set_id] for c in deck.cards]
-    tables = (card_ids, card_index, set_ids, set_index, set_cards, card_set)
+    tables: _Tables = (card_ids, card_index, set_ids, set_index, set_cards, card_set)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[id(deck)] = (deck, tables)  # the deck is kept alive with its tables, so its id stays unique
     return tables
 
 
+class TeamState(TypedDict):
+    players: list[str]
+    books: list[str]
+    score: int
+
+
+class ReplayState(TypedDict):
+    """The whole state of a hand, every hand of cards included (`authors replay --json`)."""
+    finished: bool
+    turn: str | None
+    hands: dict[str, list[str]]
+    books: dict[str, list[str]]
+    pending: dict[str, int]
+    bonus: dict[str, int]
+    scores: dict[str, int]
+    stock: int
+    teams: list[TeamState] | None
+    cancelled: list[str]
+    winners: list[str]
+
+
+class _PublicFields(TypedDict):
+    """The fields of a PublicView (views.py) but `recent`."""
+    rules: str
+    deck_id: str
+    players: tuple[str, ...]
+    dealer: str
+    teams: tuple[tuple[str, ...], ...] | None
+    turn: str | None
+    finished: bool
+    hand_counts: dict[str, int]
+    books: dict[str, tuple[str, ...]]
+    team_books: tuple[tuple[str, ...], ...] | None
+    cancelled: tuple[str, ...]
+    pending: dict[str, int]
+    bonus: dict[str, int]
+    scores: dict[str, int]
+    team_scores: tuple[int, ...] | None
+    stock: int
+    last_ask: EventFields | None
+    last_answer: EventFields | None
+    log: tuple[EventFields, ...] | None
+    winners: tuple[str, ...]
+    version: int
+
+
+class _Naming(TypedDict, total=False):
+    """The fields an ask adds with named_asks (events.py: EventFields)."""
+    named: str | None
+    verdict: str
+    title: str
+    bonus: int
+
+
 class Game:
     def __init__(self, deck: Deck, options: Options, players: Sequence[str], *, dealer: str | None = None,
-                 teams: Sequence[Sequence[str]] | None = None, hands: dict[str, Sequence[str]] | None = None,
+                 teams: Sequence[Sequence[str]] | None = None, hands: Mapping[str, Sequence[str]] | None = None,
                  stock: Sequence[str] | None = None, seed: int | None = None, rules: str = "custom"):
         self.rules = rules
         self.options = options
@@ -115,7 +172,7 @@ class Game:
         self._last_answer: Event | None = None
 
         self._new_events: list[Event] = []
-        self._logs: list[list[dict]] = [[] for _ in range(n)]
+        self._logs: list[list[EventFields]] = [[] for _ in range(n)]
         self._deal(hands, stock, seed)
         dealt: list[list[str]] = [[] for _ in range(n)]
         for card, seat in enumerate(self._holder):
@@ -153,7 +210,7 @@ class Game:
         different works of it (one copy each) make a set. A single deck: every card and set is its own."""
         self._copies: list[tuple[int, ...]] | None = None   # by work (first copy): both copies
         self._group = list(range(len(self._set_ids)))        # by set: the first copy's set
-        self._group_sets = [(s,) for s in self._group]       # by group: its sets, first copy first
+        self._group_sets: list[tuple[int, ...]] = [(s,) for s in self._group]  # by group: its sets, first copy first
         self._card_group = self._card_set
         self._work = list(range(len(self._card_ids)))
         if not self.options.double_deck:
@@ -219,7 +276,7 @@ class Game:
         self._team_of = team_of
         self.teams = (tuple(teams[0]), tuple(teams[1]))
 
-    def _deal(self, hands: dict[str, Sequence[str]] | None, stock: Sequence[str] | None,
+    def _deal(self, hands: Mapping[str, Sequence[str]] | None, stock: Sequence[str] | None,
               seed: int | None) -> None:
         n = len(self.players)
         if hands is None:
@@ -228,8 +285,8 @@ class Game:
             order = list(range(len(self._card_ids)))
             random.Random(0 if seed is None else seed).shuffle(order)
             dealt = self.deal_size * n if self.options.stock else len(order)
-            for k, card in enumerate(order[:dealt]):
-                self._give(card, (self.dealer + 1 + k) % n)
+            for k, c in enumerate(order[:dealt]):
+                self._give(c, (self.dealer + 1 + k) % n)
             self._stock = list(reversed(order[dealt:]))
             return
         unknown = [name for name in hands if name not in self._seat]
@@ -306,7 +363,8 @@ class Game:
     def _lay_down(self, seat: int, g: int, dealt: bool = False) -> None:
         """Lay down the first set of group g still in play, with the cards of it that `seat` holds."""
         s = next(s for s in self._group_sets[g] if self._set_winner[s] is None)
-        cards = [self._copy_held(seat, w) for w in self._set_cards[g]]
+        cards = [c for w in self._set_cards[g] if (c := self._copy_held(seat, w)) is not None]
+        assert len(cards) == len(self._set_cards[g])  # seat holds a copy of every work of the set
         for card in cards:
             self._take(card)
         self._sets_left -= 1
@@ -319,7 +377,8 @@ class Game:
         self._emit("laid-down", player=self.players[seat], set=self._set_ids[s], dealt=dealt,
                    cards=[self._card_ids[c] for c in cards])
 
-    def _emit(self, kind: str, secret: dict | None = None, owner: int | None = None, **data) -> Event:
+    def _emit(self, kind: str, secret: EventFields | None = None, owner: int | None = None,
+              **data: Unpack[EventFields]) -> Event:
         event = Event(kind, data, secret, None if owner is None else self.players[owner])
         self._new_events.append(event)
         if kind == "answer":
@@ -361,6 +420,7 @@ class Game:
 
     def _team_game_endgame(self, seat: int) -> bool:
         """When one team has no cards left, the other team claims the rest [seed 004]."""
+        assert self._team_of is not None  # called in team games only
         holding = [0, 0]
         for s, size in enumerate(self._hand_size):
             holding[self._team_of[s]] += size
@@ -387,11 +447,11 @@ class Game:
     def event_count(self) -> int:
         return len(self._events)
 
-    def events_seen_by(self, player: str | None, start: int = 0) -> list[dict]:
+    def events_seen_by(self, player: str | None, start: int = 0) -> list[EventFields]:
         """The events from the `start`-th on (the deal's first), each as `player` saw it."""
         return [event.seen_by(player) for event in self._events[start:]]
 
-    def recent(self, player: str | None) -> tuple[dict, ...]:
+    def recent(self, player: str | None) -> tuple[EventFields, ...]:
         """The events of the last move as `player` saw them (none before the first move)."""
         return tuple(event.seen_by(player) for event in self._events[self._last_move_at:])
 
@@ -414,7 +474,7 @@ class Game:
     # ------------------------------------------------------------------------------------------
     def apply(self, move: Move) -> list[Event]:
         """Play a move; returns the events it caused. Raises IllegalMove, leaving the game unchanged."""
-        self._new_events: list[Event] = []
+        self._new_events = []
         if isinstance(move, Ask):
             self._apply_ask(move)
         elif isinstance(move, Answer):
@@ -473,6 +533,7 @@ class Game:
             return
         if self._turn != seat:
             whose = self.turn
+            assert whose is not None  # while sets are left, someone holds the turn
             raise IllegalMove("not-your-turn", "it is {whose}'s turn, not {player}'s", move, whose=whose,
                               player=self.players[seat])
 
@@ -503,10 +564,11 @@ class Game:
         if not by_card and move.set is None:
             raise IllegalMove("wrong-ask", "in this game you ask for a whole set, not for one card", move)
         card = None
+        s: int | None
         if by_card:
             card = self._card_index.get(str(move.card))
             if card is None:
-                raise IllegalMove("unknown-card", 'there is no card "{card}" in this deck', move, card=move.card)
+                raise IllegalMove("unknown-card", 'there is no card "{card}" in this deck', move, card=str(move.card))
             if self._work[card] != card:
                 raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
                                   'for as one', move, name=self._card_ids[self._work[card]])
@@ -514,7 +576,7 @@ class Game:
         else:
             s = self._set_index.get(str(move.set))
             if s is None:
-                raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=move.set)
+                raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=str(move.set))
             if self._group[s] != s:
                 raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
                                   'for as one', move, name=self._set_ids[self._group[s]])
@@ -545,12 +607,13 @@ class Game:
             self._count[seat][s] += k
             self._hand_size[target] -= k
             self._hand_size[seat] += k
-        naming = {}
+        naming: _Naming = {}
         if self.options.named_asks:  # the ask is the naming: graded at once, the title shown beside it
+            assert card is not None  # named_asks asks for cards (options.py)
             verdict = self.grade(move.named, self._card_ids[card])
             bonus = int(bool(given) and verdict.scores)
             self._bonus[seat] += bonus
-            naming = dict(named=move.named, verdict=verdict.value, title=self._card_title(card), bonus=bonus)
+            naming = {"named": move.named, "verdict": verdict.value, "title": self._card_title(card), "bonus": bonus}
         ask = self._emit("ask", player=move.player, target=move.target, set=self._set_ids[s],
                          card=None if card is None else self._card_ids[card],
                          given=[self._card_ids[c] for c in given], **naming)
@@ -645,6 +708,7 @@ class Game:
         if not self.options.claims:
             raise IllegalMove("not-allowed", "these rules have no claims; sets are laid down when complete",
                               move)
+        assert self._team_of is not None  # claims are played in teams (options.py)
         anytime = self.options.claims_any_time and self._endgame_claimer is None
         self._on_turn(seat, move, claims_any_time=anytime)
         if self._prompts[seat]:
@@ -682,6 +746,7 @@ class Game:
 
     def _apply_claim(self, move: Claim) -> None:
         seat, s, named = self._validate_claim(move)
+        assert self._team_of is not None  # claims are played in teams (options.py)
         team = self._team_of[seat]
         had_cards = self._hand_size[seat] > 0
         actual = {c: self._holder[c] for c in self._set_cards[s]}
@@ -740,11 +805,13 @@ class Game:
         return N_("your hand is empty after your claim: pass the turn to a teammate who still holds cards")
 
     def _team_game_empty(self, seat: int) -> bool:
+        assert self._team_of is not None  # a team game's turn is handed on
         team = self._team_of[seat]
         return all(self._hand_size[s] == 0 for s in range(len(self.players)) if self._team_of[s] == team)
 
     # -- passing the turn -----------------------------------------------------------------------
     def _pass_targets_for(self, seat: int, opponents: bool) -> list[int]:
+        assert self._team_of is not None  # a team game's turn is handed on
         team = self._team_of[seat]
         return [s for s in range(len(self.players))
                 if s != seat and self._hand_size[s] > 0 and (self._team_of[s] != team) == opponents]
@@ -863,6 +930,7 @@ class Game:
 
     def _claims_of(self, seat: int, s: int) -> Iterator[Claim]:
         """Every way to attribute the set's cards to the claimer's team (right or wrong)."""
+        assert self._team_of is not None and self.teams is not None  # claims are played in teams
         team = self.teams[self._team_of[seat]]
         return attributions(self.players[seat], self._set_ids[s], self.deck.set(self._set_ids[s]).card_ids,
                             team, self.players)
@@ -889,6 +957,7 @@ class Game:
 
     def scores(self) -> dict[str, int]:
         """This hand's points per player: sets (in a team game, the team's sets) plus bonus."""
+        base: Iterable[int]
         if self._team_of is None:
             base = map(self._set_points, self._books)
         else:
@@ -909,6 +978,7 @@ class Game:
             return []
         if self._team_of is not None:
             totals = self.team_scores()
+            assert totals is not None  # a team game's
             best = max(totals)
             return [name for seat, name in enumerate(self.players) if totals[self._team_of[seat]] == best]
         scores = self.scores()
@@ -922,7 +992,7 @@ class Game:
                        bonus=view["bonus"], books=view["books"], winners=tuple(self.winners()), teams=self.teams,
                        team_scores=view["team_scores"], team_books=view["team_books"], cancelled=view["cancelled"])
 
-    def replay_state(self) -> dict:
+    def replay_state(self) -> ReplayState:
         """The whole state, every hand included, in the shape of `authors replay --json`.
 
         For the record reader only (it knows the whole deal anyway); screens get views."""
@@ -937,47 +1007,47 @@ class Game:
             "bonus": {name: self._bonus[i] for i, name in enumerate(self.players)},
             "scores": dict(outcome.scores),
             "stock": len(self._stock),
-            "teams": None if self.teams is None else [
+            "teams": None if self.teams is None or team_scores is None else [
                 {"players": list(members), "books": [self._set_ids[s] for s in self._team_books[t]],
                  "score": team_scores[t]} for t, members in enumerate(self.teams)],
             "cancelled": list(outcome.cancelled),
             "winners": list(outcome.winners),
         }
 
-    def _public_fields(self) -> dict:
+    def _public_fields(self) -> _PublicFields:
         players, set_ids = self.players, self._set_ids
-        return dict(
-            rules=self.rules,
-            deck_id=self.deck.id,
-            players=players,
-            dealer=players[self.dealer],
-            teams=self.teams,
-            turn=self.turn,
-            finished=self.finished,
-            hand_counts=dict(zip(players, self._hand_size)),
-            books=dict(zip(players, (tuple(set_ids[s] for s in books) for books in self._books))),
-            team_books=None if self._team_of is None else tuple(
+        team_scores = self.team_scores()
+        return {
+            "rules": self.rules,
+            "deck_id": self.deck.id,
+            "players": players,
+            "dealer": players[self.dealer],
+            "teams": self.teams,
+            "turn": self.turn,
+            "finished": self.finished,
+            "hand_counts": dict(zip(players, self._hand_size)),
+            "books": dict(zip(players, (tuple(set_ids[s] for s in books) for books in self._books))),
+            "team_books": None if self._team_of is None else tuple(
                 tuple(set_ids[s] for s in books) for books in self._team_books),
-            cancelled=tuple(self._cancelled),
-            pending=dict(zip(players, map(len, self._prompts))),
-            bonus=dict(zip(players, self._bonus)),
-            scores=self.scores(),
-            team_scores=None if self._team_of is None else tuple(self.team_scores()),
-            stock=len(self._stock),
-            last_ask=None if self.last_ask is None else self.last_ask.public(),
-            last_answer=None if self._last_answer is None else self._last_answer.public(),
-            log=None,
-            winners=tuple(self.winners()) if self._sets_left == 0 else (),
-            version=len(self.moves),
-        )
+            "cancelled": tuple(self._cancelled),
+            "pending": dict(zip(players, map(len, self._prompts))),
+            "bonus": dict(zip(players, self._bonus)),
+            "scores": self.scores(),
+            "team_scores": None if team_scores is None else tuple(team_scores),
+            "stock": len(self._stock),
+            "last_ask": None if self.last_ask is None else self.last_ask.public(),
+            "last_answer": None if self._last_answer is None else self._last_answer.public(),
+            "log": None,
+            "winners": tuple(self.winners()) if self._sets_left == 0 else (),
+            "version": len(self.moves),
+        }
 
     def public_view(self) -> PublicView:
         """What the whole table may see: the projector's view."""
         fields = self._public_fields()
         if self.options.public_log:
             fields["log"] = tuple(e.public() for e in self._events)
-        fields["recent"] = self.recent(None)
-        return PublicView(**fields)
+        return PublicView(**fields, recent=self.recent(None))
 
     def view(self, player: str) -> PlayerView:
         """What one player may know: their own hand, their prompts, their moves, and the public facts."""
@@ -986,9 +1056,9 @@ class Game:
         fields = self._public_fields()
         if self.options.public_log:
             fields["log"] = tuple(self._logs[seat])
-        fields["recent"] = self.recent(player)
         return PlayerView(
             **fields,
+            recent=self.recent(player),
             seat=player,
             options=self.options,
             deck=self.deck,

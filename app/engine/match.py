@@ -99,6 +99,7 @@ class Match:
         return self.tie_break_hand or self.hands[-1]
 
     def _new_game(self, number: int) -> Game:
+        assert self.first_dealer is not None  # __post_init__ sets it
         dealer = self.players[(self.first_dealer + number) % len(self.players)]  # rotates clockwise
         return Game(self.deck, self.options, self.players, dealer=dealer, teams=self.teams,
                     seed=self.seed * 1000 + number, rules=self.rules)

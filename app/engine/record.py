@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 import yaml
 
@@ -137,7 +137,7 @@ def load_record_text(data: bytes | str, source: str = "<record>") -> Record:
     return _RecordReader(source).read(node)
 
 
-def _json_as_yaml(text: str, source: str) -> yaml.Node:
+def _json_as_yaml(text: str, source: str) -> yaml.Node | None:
     """JSON is YAML, except where YAML forbids what JSON allows (tabs for indentation): read it as JSON."""
     try:
         value = json.loads(text)
@@ -178,6 +178,12 @@ class _RecordReader:
             out[key.value] = (key, value)
         return out
 
+    @overload
+    def text(self, node: yaml.Node, what: str, allow_null: Literal[False] = False) -> str: ...
+
+    @overload
+    def text(self, node: yaml.Node, what: str, allow_null: bool) -> str | None: ...
+
     def text(self, node: yaml.Node, what: str, allow_null: bool = False) -> str | None:
         if not isinstance(node, yaml.ScalarNode):
             raise self.fail(node, f"{what} should be text")
@@ -185,7 +191,8 @@ class _RecordReader:
             if allow_null:
                 return None
             raise self.fail(node, f"{what} is empty")
-        return node.value
+        value: str = node.value  # a scalar's value is its text
+        return value
 
     def text_list(self, node: yaml.Node, what: str) -> list[str]:
         if isinstance(node, yaml.ScalarNode):  # a single card written without brackets

@@ -42,6 +42,7 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
         moves = 0
         while not game.finished:
             actor = game.turn
+            assert actor is not None  # a hand not finished has someone to act
             view = game.view(actor)
             bot = players_bots[actor]
             if timings is not None:

@@ -1,11 +1,13 @@
 """The game told as a person would read it, one line per move."""
 from __future__ import annotations
 
-from .events import Event
+from ..decks.model import Deck
+from .events import Event, EventFields
+from .game import Game
 from .moves import Move
 
 
-def tell(game, numbered: tuple[int, Move] | None, events: list[Event]) -> list[str]:
+def tell(game: Game, numbered: tuple[int, Move] | None, events: list[Event]) -> list[str]:
     deck = game.deck
     if numbered is None:  # the opening: who plays, who deals, what went down from the deal
         lines = [f"{game.rules} with {deck.title}: {', '.join(game.players)}; "
@@ -21,7 +23,7 @@ def tell(game, numbered: tuple[int, Move] | None, events: list[Event]) -> list[s
     return [head] + [f"   {line}" for line in lines[1:]]
 
 
-def _line(deck, event: Event) -> str:
+def _line(deck: Deck, event: Event) -> str:
     d = event.data
     if event.kind == "ask":
         wanted = deck.card(d["card"]).title if d["card"] else deck.set(d["set"]).name
@@ -33,7 +35,8 @@ def _line(deck, event: Event) -> str:
             return f"{d['player']} asks {d['target']} for {wanted}: {d['target']} hands over {got}."
         return f"{d['player']} asks {d['target']} for {wanted}: no."
     if event.kind == "draw":
-        what = deck.card(d["card"]).title if d.get("card") else "a card"
+        card = d.get("card")
+        what = deck.card(card).title if card else "a card"
         why = {"go-fish": "", "empty-hand": " (an empty hand draws)",
                "no-one-to-ask": " (nobody else holds cards, so the turn passes)"}.get(d["reason"], "")
         luck = " - the one asked for, so the turn goes on" if d["lucky"] else ""
@@ -54,6 +57,6 @@ def _line(deck, event: Event) -> str:
     return f"{event.kind}: {d}"
 
 
-def _verdict(d: dict) -> str:
+def _verdict(d: EventFields) -> str:
     return {"right": "right", "almost": f"almost - the spelling is \"{d['title']}\"",
             "wrong": f"it was \"{d['title']}\""}[d["verdict"]]

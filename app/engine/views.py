@@ -5,12 +5,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from .events import EventFields
 from .moves import Answer, Ask, Claim, Move, PassTurn
 from ..decks.model import Deck
 from .options import Options
 
 
-class AskChoices(Sequence):
+class AskChoices(Sequence[Ask]):
     """The legal asks of one player as items x targets, built on demand (a random pick costs O(1))."""
 
     __slots__ = ("player", "ask_by", "items", "targets")
@@ -21,7 +22,7 @@ class AskChoices(Sequence):
     def __len__(self) -> int:
         return len(self.items) * len(self.targets)
 
-    def __getitem__(self, index: int) -> Ask:  # type: ignore[override]
+    def __getitem__(self, index: int) -> Ask:  # type: ignore[override]  # one ask at a time: no slices
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
@@ -58,12 +59,12 @@ class PublicView:
     scores: dict[str, int]
     team_scores: tuple[int, ...] | None
     stock: int
-    last_ask: dict | None
-    log: tuple[dict, ...] | None  # None where the rules forbid notes (Literature)
+    last_ask: EventFields | None
+    log: tuple[EventFields, ...] | None  # None where the rules forbid notes (Literature)
     winners: tuple[str, ...]
     version: int
-    last_answer: dict | None      # the latest naming of a work, whoever made it
-    recent: tuple[dict, ...]      # the events of the last move, as this view's reader saw them
+    last_answer: EventFields | None      # the latest naming of a work, whoever made it
+    recent: tuple[EventFields, ...]      # the events of the last move, as this view's reader saw them
 
     def to_dict(self, plain: bool = True) -> dict[str, Any]:
         """The view's facts by name (not its options, deck or ask choices). `plain=False` leaves the
@@ -96,7 +97,7 @@ class PlayerView(PublicView):
         if self.asks is not None:
             yield from self.asks
         if self.claimable:
-            team = self.teams[self.team]
+            team = self.own_team()
             for set_id in self.claimable:
                 yield from attributions(self.seat, set_id, self.set_cards(set_id), team, self.players)
         for to in self.pass_targets:
@@ -104,6 +105,11 @@ class PlayerView(PublicView):
 
     def set_cards(self, set_id: str) -> tuple[str, ...]:
         return self.deck.set(set_id).card_ids
+
+    def own_team(self) -> tuple[str, ...]:
+        """The players of this seat's team, in a team game."""
+        assert self.teams is not None and self.team is not None, "not a team game"
+        return self.teams[self.team]
 
 
 def attributions(player: str, set_id: str, cards: tuple[str, ...], team: tuple[str, ...],
