@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
+from ..events import EventFields
 from ..moves import Move
 from ..views import PlayerView
 from .expert import ExpertBot
@@ -18,7 +19,7 @@ from .random_bot import RandomBot
 class Bot(Protocol):
     name: str
 
-    def observe(self, events: list[dict]) -> None:
+    def observe(self, events: list[EventFields]) -> None:
         """The events of a move (or of the deal) as this bot's seat saw them."""
 
     def choose(self, view: PlayerView) -> Move:

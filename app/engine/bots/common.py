@@ -5,6 +5,7 @@ import random
 from dataclasses import replace
 
 from ..answers import grade
+from ..events import EventFields
 from ..moves import Answer, Ask, Claim, Move
 from ..views import PlayerView
 from .knowledge import Knowledge
@@ -65,7 +66,7 @@ class RememberingBot:
         self.rng = random.Random(seed)
         self.know = Knowledge()
 
-    def observe(self, events: list[dict]) -> None:
+    def observe(self, events: list[EventFields]) -> None:
         self.know.observe(events)
 
     def choose(self, view: PlayerView) -> Move:

@@ -20,6 +20,9 @@ W_LEAK = 0.6
 CERTAIN = 10.0
 GUESS_ODDS = 0.5  # Literature: no ask can hit; claim if the likeliest attribution is this sure
 
+# A set's missing cards as they may lie: (cards per holder, probability) for each spread.
+_Spreads = list[tuple[tuple[int, ...], float]]
+
 
 class ExpertBot(RememberingBot):
     name = "expert"
@@ -49,6 +52,7 @@ class ExpertBot(RememberingBot):
         """(score, item, target, P(hit)) for every legal ask: item is a set (asking by set) or a card."""
         know = self.know
         asks = view.asks
+        assert asks is not None  # called when the seat may ask
         targets = [know.seat[t] for t in asks.targets]
         out = []
         if know.by_card:
@@ -134,7 +138,7 @@ class ExpertBot(RememberingBot):
                 continue
             hit = sum(p for tot, p in items if tot[h])
             gain = sum(p * tot[h] for tot, p in items)
-            groups: dict[int, list] = {}
+            groups: dict[int, _Spreads] = {}
             for tot, p in items:
                 if tot[h]:
                     groups.setdefault(tot[h], []).append((tot, p))
@@ -168,7 +172,7 @@ class ExpertBot(RememberingBot):
     # ------------------------------------------------------------------------------------------
     def _team_move(self, view: PlayerView, deal: Deal) -> Move:
         know = self.know
-        team = [know.seat[name] for name in view.teams[view.team]]
+        team = [know.seat[name] for name in view.own_team()]
         if view.claimable:
             sure = self._sure_claim(view, deal, team)
             if sure is not None:
@@ -248,14 +252,14 @@ class ExpertBot(RememberingBot):
         return claim
 
     def _pass_to(self, view: PlayerView) -> str:
-        mine = view.teams[view.team]
+        mine = view.own_team()
         targets = list(view.pass_targets)
         if targets[0] in mine:  # hand the turn to the teammate with most cards
             return max(targets, key=lambda name: (view.hand_counts[name], self.rng.random()))
         return min(targets, key=lambda name: (view.hand_counts[name], self.rng.random()))
 
 
-def _best_sequence(items: list, asked: frozenset, askable: list[int]) -> float:
+def _best_sequence(items: _Spreads, asked: frozenset[int], askable: list[int]) -> float:
     """Probability mass of collecting every missing card: `items` are (cards per holder, P) alike so far."""
     rest = [(tot, p) for tot, p in items if any(tot[h] for h in range(len(tot)) if h not in asked)]
     done = sum(p for tot, p in items) - sum(p for _, p in rest)
@@ -265,7 +269,7 @@ def _best_sequence(items: list, asked: frozenset, askable: list[int]) -> float:
     for h in askable:
         if h in asked:
             continue
-        groups: dict[int, list] = {}
+        groups: dict[int, _Spreads] = {}
         for tot, p in rest:
             if tot[h]:
                 groups.setdefault(tot[h], []).append((tot, p))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Set as AbstractSet
 from itertools import product
 from math import comb, factorial
 
@@ -96,11 +97,11 @@ class Deal:
         self.any_p: dict[int, list[float]] = {}   # set -> P(holder has at least one hidden card of it)
         self.all_p: dict[int, list[float]] = {}   # set -> P(holder has every hidden card of it)
         self.joint: dict[int, dict[tuple[int, ...], float]] = {}  # watched set -> {hidden count per holder: P}
-        self.watch: set[int] = set()
+        self.watch: AbstractSet[int] = set()
         self.exact = False
 
     # ------------------------------------------------------------------------------------------
-    def solve(self, rng: random.Random, watch: set[int] = frozenset()) -> "Deal":
+    def solve(self, rng: random.Random, watch: AbstractSet[int] = frozenset()) -> "Deal":
         """Work out the probabilities; `watch`: sets whose joint spread (`joint`) is wanted."""
         self.watch = watch
         if not self.hidden:
@@ -120,7 +121,7 @@ class Deal:
         m = self.m
         guard = sum(1 << (FIELD * h + FIELD - 1) for h in range(m))
         start = sum((self.slots[h] + (1 << (FIELD - 1))) << (FIELD * h) for h in range(m))
-        constrained: list[tuple[int, list[int], list[tuple[int, int, list[int]]]]] = []
+        constrained: list[tuple[int, list[int], _Spread]] = []
         free_sets: list[tuple[int, list[int]]] = []
         for s, cards in self.by_set.items():
             d = len(cards)
@@ -145,6 +146,7 @@ class Deal:
             raise _TooBig()
         forwards = [{start: 1}]
         work = 0
+        nxt: dict[int, int]
         for _, _, table in constrained:
             f, nxt = forwards[-1], {}
             work += len(f) * len(table)
@@ -180,8 +182,8 @@ class Deal:
             raise Inconsistent("no deal fits")
         self.total = total
         card_num = [[0] * m for _ in self.hidden]
-        any_num: dict[int, list[int]] = {}
-        all_num: dict[int, list[int]] = {}
+        any_num: dict[int, list[float]] = {}  # arrangements by holder (a free set: already a probability)
+        all_num: dict[int, list[float]] = {}
 
         back = end
         for j in range(len(constrained) - 1, -1, -1):
@@ -200,8 +202,9 @@ class Deal:
                     b_prev[key] = acc
             back = b_prev
             d = len(cards)
-            an, al = [0] * m, [0] * m
-            joint = {} if s in self.watch else None
+            an: list[float] = [0] * m
+            al: list[float] = [0] * m
+            joint: dict[tuple[int, ...], float] | None = {} if s in self.watch else None
             for t, (vkey, w, per_card) in enumerate(table):
                 x = through[t]
                 if not x:
@@ -257,7 +260,7 @@ class Deal:
         for s, _ in free_sets:
             self.any_p[s], self.all_p[s] = any_num[s], all_num[s]
 
-    def _spread(self, s: int, cards: list[int]) -> list[tuple[int, int, list[int]]]:
+    def _spread(self, s: int, cards: list[int]) -> _Spread:
         """Every way the set's hidden cards can lie: (count vector key, ways, ways per card and holder)."""
         m = self.m
         key = (m, tuple(self.allowed[i] for i in cards), tuple(self.need[h][s] for h in range(m)),
@@ -410,17 +413,22 @@ class _TooBig(Exception):
     pass
 
 
-_SPREADS: dict[tuple, list | str] = {}  # the same spread recurs move after move: worked out once
+# The ways a set's hidden cards can lie: (count vector key, ways, ways per card and holder).
+_Spread = list[tuple[int, int, list[int]]]
+# The same spread recurs move after move: worked out once, by (holders, allowed holders per card, needs,
+# caps); "big" or "none" where there is no table.
+_SPREADS: dict[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], _Spread | str] = {}
 
 
-def _spread(m: int, allowed: tuple[int, ...], need: tuple[int, ...], cap: tuple[int, ...]) -> list | str:
+def _spread(m: int, allowed: tuple[int, ...], need: tuple[int, ...], cap: tuple[int, ...]) -> _Spread | str:
     options = [[h for h in range(m) if mask >> h & 1] for mask in allowed]
     size = 1
     for o in options:
         size *= len(o)
     if size > MAX_ASSIGNMENTS:
         return "big"
-    table: dict[int, list] = {}
+    ways: dict[int, int] = {}            # by count vector key: the assignments
+    per_card: dict[int, list[int]] = {}  # ... and how many put each card with each holder
     d = len(allowed)
     for combo in product(*options):
         counts = [0] * m
@@ -429,18 +437,20 @@ def _spread(m: int, allowed: tuple[int, ...], need: tuple[int, ...], cap: tuple[
         if any(counts[h] < need[h] or counts[h] > cap[h] for h in range(m)):
             continue
         key = sum(counts[h] << (FIELD * h) for h in range(m))
-        entry = table.get(key)
-        if entry is None:
-            entry = table[key] = [0, [0] * (d * m)]
-        entry[0] += 1
+        per = per_card.get(key)
+        if per is None:
+            per = per_card[key] = [0] * (d * m)
+            ways[key] = 0
+        ways[key] += 1
         for ci, h in enumerate(combo):
-            entry[1][ci * m + h] += 1
-    if not table:
+            per[ci * m + h] += 1
+    if not per_card:
         return "none"
-    return [(key, w, per) for key, (w, per) in table.items()]
+    return [(key, ways[key], per) for key, per in per_card.items()]
 
 
-def _fits(moves, sets, cnt, need, cap) -> bool:
+def _fits(moves: tuple[tuple[int, int, int], ...], sets: list[int], cnt: list[list[int]], need: list[list[int]],
+          cap: list[list[int]]) -> bool:
     """Whether moving each (card, from, to) keeps every hand within its needs and caps."""
     delta: dict[tuple[int, int], int] = {}
     for x, a, b in moves:

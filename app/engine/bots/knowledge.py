@@ -16,6 +16,9 @@ A hidden draw clears the drawer's "cannot" bits for every card that may have bee
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..events import EventFields
 from ..views import PlayerView
 
 UNKNOWN = -1
@@ -25,18 +28,19 @@ OUT = -2
 class Knowledge:
     def __init__(self) -> None:
         self.ready = False
-        self.pending: list[dict] = []
+        self.pending: list[EventFields] = []
         self.log_done = 0
         self.quiet = 0  # asks since a set last went down: the stall breakers watch it
 
     # ------------------------------------------------------------------------------------------
-    def observe(self, events: list[dict]) -> None:
+    def observe(self, events: list[EventFields]) -> None:
         self.pending.extend(events)
 
     def update(self, view: PlayerView) -> None:
         """Catch up with the record, then take the view's own facts (hand, counts, sets down)."""
         if not self.ready:
             self._setup(view)
+        events: Sequence[EventFields]
         if view.log is not None:
             events = view.log[self.log_done:]
             self.log_done = len(view.log)
@@ -64,8 +68,8 @@ class Knowledge:
         self.set_size = [len(cards) for cards in self.set_cards]
         # The double deck: the copies of a work (twins) and of a set (group) are asked for as one.
         self.double = view.options.double_deck
-        self.twins = [(c,) for c in range(len(self.card_ids))]
-        self.group = [(s,) for s in range(len(self.set_ids))]
+        self.twins: list[tuple[int, ...]] = [(c,) for c in range(len(self.card_ids))]
+        self.group: list[tuple[int, ...]] = [(s,) for s in range(len(self.set_ids))]
         if self.double:
             half = len(self.set_ids) // 2  # engine/decks.py doubled(): the copies follow the originals
             for s in range(half):
@@ -89,7 +93,7 @@ class Knowledge:
         self.down = [False] * len(self.set_ids)
         self.ready = True
 
-    def _feed(self, e: dict) -> None:
+    def _feed(self, e: EventFields) -> None:
         kind = e["type"]
         if kind == "ask":
             self.quiet += 1
@@ -109,6 +113,7 @@ class Knowledge:
                         cannot[c] |= 1 << t
                     floor[t][g] = 0
             elif not given:
+                assert card is not None  # an ask by card names its card
                 for c in self.twins[self.card_index[card]]:
                     cannot[c] |= 1 << t
             for c in given:

@@ -45,6 +45,7 @@ class MemoryBot(RememberingBot):
     def _ask(self, view: PlayerView) -> tuple[Move, bool]:
         """The rule's ask, and whether it may succeed (an ask to someone not known to lack it)."""
         know, rng, asks = self.know, self.rng, view.asks
+        assert asks is not None  # called when the seat may ask
         targets = [know.seat[t] for t in asks.targets]
         items = [know.set_index[i] if not know.by_card else know.card_index[i] for i in asks.items]
         sets = items if not know.by_card else sorted({know.card_set[c] for c in items})
@@ -83,7 +84,7 @@ class MemoryBot(RememberingBot):
 
     # -- Literature ---------------------------------------------------------------------------------
     def _team(self, view: PlayerView) -> list[int]:
-        return [self.know.seat[name] for name in view.teams[view.team]]
+        return [self.know.seat[name] for name in view.own_team()]
 
     def _sure_claim(self, view: PlayerView) -> Move | None:
         know, team = self.know, set(self._team(view))

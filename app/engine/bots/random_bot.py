@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from ..events import EventFields
 from ..moves import Answer, Move, PassTurn
 from ..views import PlayerView, attribution
 from .common import named
@@ -16,7 +17,7 @@ class RandomBot:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def observe(self, events: list[dict]) -> None:
+    def observe(self, events: list[EventFields]) -> None:
         """A random player remembers nothing."""
 
     def choose(self, view: PlayerView) -> Move:
@@ -34,11 +35,12 @@ class RandomBot:
         kind = rng.choice(kinds)
         if kind == "ask":
             asks = view.asks
+            assert asks is not None  # "ask" is among the kinds only when there are asks
             return named(view, asks[rng.randrange(len(asks))], rng, RECALL)
         if kind == "pass":
             return PassTurn(view.seat, rng.choice(view.pass_targets))
         set_id = rng.choice(view.claimable)
-        team = tuple(sorted(view.teams[view.team], key=view.players.index))
+        team = tuple(sorted(view.own_team(), key=view.players.index))
         cards = view.set_cards(set_id)
         # A uniformly random attribution of the set's cards to the team, without listing them all.
         return attribution(view.seat, set_id, cards, team, rng.randrange(len(team) ** len(cards)))
