@@ -40,7 +40,7 @@ def test_a_tied_match_goes_to_a_tie_break_hand_whose_scores_only_break_the_tie()
 def test_a_table_that_ends_tied_deals_the_tie_break_hand(app):
     for_play(app)
     teacher = teacher_client(app)
-    for attempt in range(40):  # computer players, every hand to the end at once; some matches end tied
+    for _attempt in range(40):  # computer players, every hand to the end at once; some matches end tied
         code = open_table(teacher, rules="standard", seats=COMPUTERS,
                           match={"format": "hands", "value": 1, "tie_break": True})
         assert teacher.post(f"/api/tables/{code}/start").status_code == 200
@@ -64,7 +64,7 @@ def test_a_table_that_ends_tied_deals_the_tie_break_hand(app):
 def test_without_the_choice_a_tied_match_is_shared(app):
     for_play(app)
     teacher = teacher_client(app)
-    for attempt in range(40):
+    for _attempt in range(40):
         code = open_table(teacher, rules="standard", seats=COMPUTERS, match={"format": "hands", "value": 1})
         assert teacher.post(f"/api/tables/{code}/start").status_code == 200
         state = get_state(teacher, code)
