@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
+from ..sentences import N_  # printing says these in the reader's language
 from .markup import (Block, BulletList, Inline, MarkupError, Paragraph, Run, Section, parse, plain)
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
@@ -25,11 +26,6 @@ SECTIONS: tuple[str, ...] = ("goal", "setup", "turn", "sets", "end", "example")
 __all__ = ["PRESETS", "LANGUAGES", "DEFAULT_LANGUAGE", "SECTIONS", "RulesPage", "RulesError", "UnknownPreset",
            "UnknownLanguage", "MarkupError", "rules_page", "all_pages", "Section", "Paragraph", "BulletList",
            "Run", "Block", "Inline"]
-
-
-def N_(template: str) -> str:
-    """Marks an English template for the translation catalogs (printing says it in the reader's language)."""
-    return template
 
 
 class RulesError(LookupError):
