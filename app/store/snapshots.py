@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, case, func, select
 
 from ..db import db
 from . import fast
@@ -47,7 +47,7 @@ class HandSnapshot(HandMixin):
     started_at: float
     # How many moves the log held when this was read: the game a state is built from has exactly these
     # (games.py), so a state's version and its game always agree.
-    move_count: int = 0
+    move_count: int | None = 0
     table: "TableSnapshot | None" = field(default=None, repr=False)
 
     @cached_property
@@ -90,7 +90,8 @@ class TableSnapshot(TableMixin):
         moved = replace(self, version=version, changed_at=changed_at, next_bot_at=next_bot_at)
         last = len(self.hands) - 1
         object.__setattr__(moved, "hands", tuple(
-            replace(h, table=moved, move_count=h.move_count + (i == last)) for i, h in enumerate(self.hands)))
+            replace(h, table=moved, move_count=(h.move_count or 0) + 1 if i == last else h.move_count)
+            for i, h in enumerate(self.hands)))
         return moved
 
 
@@ -112,7 +113,10 @@ TABLE_AND_SEATS = (select(*_labelled(TABLES, "t_", TABLE_FIELDS), *_labelled(SEA
 BY_CODE = TABLE_AND_SEATS.where(TABLES.c.code == bindparam("key"))
 BY_ID = TABLE_AND_SEATS.where(TABLES.c.id == bindparam("key"))
 MOVES = MoveRow.__table__
-MOVE_COUNT = select(func.count()).where(MOVES.c.hand_id == HANDS.c.id).scalar_subquery()  # (an index-only count)
+# The moves of the hand in play (an index-only count); None for a finished hand, whose log is complete:
+# it never changes again (and a match's twenty finished hands are not counted on every read).
+MOVE_COUNT = case((HANDS.c.result_json.is_(None),
+                   select(func.count()).where(MOVES.c.hand_id == HANDS.c.id).scalar_subquery()), else_=None)
 HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS), MOVE_COUNT) \
     .where(HANDS.c.table_id == bindparam("table_id")).order_by(HANDS.c.number)
 

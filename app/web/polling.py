@@ -50,6 +50,8 @@ class FastPoll:
         self.serializer = app.session_interface.get_signing_serializer(app)
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         self.rows = store.poll_reader(app)
+        # Bound once: binding the URL map to each request's environ costs more than the poll's query.
+        self.routes = app.url_map.bind("localhost")
 
     def __call__(self, environ, start_response):
         if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
@@ -71,7 +73,7 @@ class FastPoll:
     def _polled_code(self, environ) -> str | None:
         """The table code when the request is the state poll (the app's own URL map decides)."""
         try:
-            endpoint, args = self.app.url_map.bind_to_environ(environ).match()
+            endpoint, args = self.routes.match(environ.get("PATH_INFO", ""), "GET")
         except (HTTPException, RequestRedirect):
             return None
         return args.get("code") if endpoint == POLL_ENDPOINT else None
