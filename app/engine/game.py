@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from itertools import compress
+from dataclasses import replace
 from typing import Iterable, Iterator, Mapping, Sequence, TypedDict, Unpack
 
 from ..decks.errors import Sentence, Text
@@ -82,31 +83,6 @@ class ReplayState(TypedDict):
     teams: list[TeamState] | None
     cancelled: list[str]
     winners: list[str]
-
-
-class _PublicFields(TypedDict):
-    """The fields of a PublicView (views.py) but `recent`."""
-    rules: str
-    deck_id: str
-    players: tuple[str, ...]
-    dealer: str
-    teams: tuple[tuple[str, ...], ...] | None
-    turn: str | None
-    finished: bool
-    hand_counts: dict[str, int]
-    books: dict[str, tuple[str, ...]]
-    team_books: tuple[tuple[str, ...], ...] | None
-    cancelled: tuple[str, ...]
-    pending: dict[str, int]
-    bonus: dict[str, int]
-    scores: dict[str, int]
-    team_scores: tuple[int, ...] | None
-    stock: int
-    last_ask: EventFields | None
-    last_answer: EventFields | None
-    log: tuple[EventFields, ...] | None
-    winners: tuple[str, ...]
-    version: int
 
 
 class _Naming(TypedDict, total=False):
@@ -987,10 +963,10 @@ class Game:
 
     def outcome(self) -> Outcome:
         """The scores, sets and winners as they stand (the winners once the hand is finished)."""
-        view = self._public_fields()
-        return Outcome(finished=self.finished, players=self.players, dealer=view["dealer"], scores=view["scores"],
-                       bonus=view["bonus"], books=view["books"], winners=tuple(self.winners()), teams=self.teams,
-                       team_scores=view["team_scores"], team_books=view["team_books"], cancelled=view["cancelled"])
+        view = self._facts()
+        return Outcome(finished=self.finished, players=self.players, dealer=view.dealer, scores=view.scores,
+                       bonus=view.bonus, books=view.books, winners=tuple(self.winners()), teams=self.teams,
+                       team_scores=view.team_scores, team_books=view.team_books, cancelled=view.cancelled)
 
     def replay_state(self) -> ReplayState:
         """The whole state, every hand included, in the shape of `authors replay --json`.
@@ -1014,51 +990,49 @@ class Game:
             "winners": list(outcome.winners),
         }
 
-    def _public_fields(self) -> _PublicFields:
+    def _facts(self) -> PublicView:
+        """The public facts, without a log or recent events (each view adds its reader's)."""
         players, set_ids = self.players, self._set_ids
         team_scores = self.team_scores()
-        return {
-            "rules": self.rules,
-            "deck_id": self.deck.id,
-            "players": players,
-            "dealer": players[self.dealer],
-            "teams": self.teams,
-            "turn": self.turn,
-            "finished": self.finished,
-            "hand_counts": dict(zip(players, self._hand_size)),
-            "books": dict(zip(players, (tuple(set_ids[s] for s in books) for books in self._books))),
-            "team_books": None if self._team_of is None else tuple(
+        return PublicView(
+            rules=self.rules,
+            deck_id=self.deck.id,
+            players=players,
+            dealer=players[self.dealer],
+            teams=self.teams,
+            turn=self.turn,
+            finished=self.finished,
+            hand_counts=dict(zip(players, self._hand_size)),
+            books=dict(zip(players, (tuple(set_ids[s] for s in books) for books in self._books))),
+            team_books=None if self._team_of is None else tuple(
                 tuple(set_ids[s] for s in books) for books in self._team_books),
-            "cancelled": tuple(self._cancelled),
-            "pending": dict(zip(players, map(len, self._prompts))),
-            "bonus": dict(zip(players, self._bonus)),
-            "scores": self.scores(),
-            "team_scores": None if team_scores is None else tuple(team_scores),
-            "stock": len(self._stock),
-            "last_ask": None if self.last_ask is None else self.last_ask.public(),
-            "last_answer": None if self._last_answer is None else self._last_answer.public(),
-            "log": None,
-            "winners": tuple(self.winners()) if self._sets_left == 0 else (),
-            "version": len(self.moves),
-        }
+            cancelled=tuple(self._cancelled),
+            pending=dict(zip(players, map(len, self._prompts))),
+            bonus=dict(zip(players, self._bonus)),
+            scores=self.scores(),
+            team_scores=None if team_scores is None else tuple(team_scores),
+            stock=len(self._stock),
+            last_ask=None if self.last_ask is None else self.last_ask.public(),
+            last_answer=None if self._last_answer is None else self._last_answer.public(),
+            log=None,
+            winners=tuple(self.winners()) if self._sets_left == 0 else (),
+            version=len(self.moves),
+            recent=(),
+        )
 
     def public_view(self) -> PublicView:
         """What the whole table may see: the projector's view."""
-        fields = self._public_fields()
-        if self.options.public_log:
-            fields["log"] = tuple(e.public() for e in self._events)
-        return PublicView(**fields, recent=self.recent(None))
+        log = tuple(e.public() for e in self._events) if self.options.public_log else None
+        return replace(self._facts(), log=log, recent=self.recent(None))
 
     def view(self, player: str) -> PlayerView:
         """What one player may know: their own hand, their prompts, their moves, and the public facts."""
         seat = self._seat[player]
         actor = self._actor()
-        fields = self._public_fields()
-        if self.options.public_log:
-            fields["log"] = tuple(self._logs[seat])
+        facts = {**vars(self._facts()), "recent": self.recent(player),
+                 "log": tuple(self._logs[seat]) if self.options.public_log else None}
         return PlayerView(
-            **fields,
-            recent=self.recent(player),
+            **facts,
             seat=player,
             options=self.options,
             deck=self.deck,

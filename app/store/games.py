@@ -10,6 +10,7 @@ round: whoever holds it must never wait for the database, so the session gets it
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from contextlib import contextmanager
@@ -155,8 +156,6 @@ def bot_for(seat, hand, game: Game, make) -> Any:
     key = (key_of(hand), stamp_of(hand), seat.name, seat.bot)
     cached = _bots.get(key)
     if cached is None or cached[1] > game.event_count:
-        import hashlib
-
         digest = hashlib.sha256(f"{hand.header_json}:{seat.position}".encode()).digest()
         cached = [make(int.from_bytes(digest[:4], "big")), 0]
         remember(_bots, key, cached, 1024)

@@ -47,6 +47,22 @@ def _forget(table) -> None:
 
 
 @contextmanager
+def _undone_on_failure(table) -> Iterator[None]:
+    """A block that raises is rolled back and the table's games that ran ahead of the log forgotten; a
+    write that found the table changed under it (a lost race) becomes Stale."""
+    try:
+        yield
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        _forget(table)
+        raise Stale(table.id) from None
+    except BaseException:
+        db.session.rollback()
+        _forget(table)
+        raise
+
+
+@contextmanager
 def changing(table) -> Iterator[Table]:
     """The table as an ORM row, locked and as it is now, for the block; committed when the block ends.
     (The row the request loaded is kept when its version has not moved: app/db.py write_lock.)"""
@@ -54,17 +70,9 @@ def changing(table) -> Iterator[Table]:
     if row is None:
         db.session.rollback()
         raise Gone(table.id)
-    try:
+    with _undone_on_failure(row):
         yield row
         db.session.commit()
-    except (IntegrityError, StaleDataError):
-        db.session.rollback()
-        _forget(row)
-        raise Stale(table.id) from None
-    except BaseException:
-        db.session.rollback()
-        _forget(row)
-        raise
 
 
 @contextmanager
@@ -78,16 +86,8 @@ def moving(table) -> Iterator[TableSnapshot]:
         db.session.rollback()
         raise Gone(table.id)
     locked = table if isinstance(table, TableSnapshot) and current == table.version else by_id(table.id)
-    try:
+    with _undone_on_failure(locked):
         yield locked
-    except (IntegrityError, StaleDataError):
-        db.session.rollback()
-        _forget(locked)
-        raise Stale(table.id) from None
-    except BaseException:
-        db.session.rollback()
-        _forget(locked)
-        raise
     if db.session().in_transaction():
         db.session.rollback()
 
