@@ -1,6 +1,6 @@
 """Studio images in the database (issue #8): several app hosts share one database, so an image a
 teacher uploads on one host is served and printed by every other. Images already on this host's disk
-are taken into the database the first time their deck is used (app/services/studio.py).
+are taken into the database the first time their deck is used (app/services/studio/uploads.py).
 
 Revision ID: 0003
 Revises: 0002
