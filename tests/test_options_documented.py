@@ -63,3 +63,25 @@ def test_the_words_are_marked_for_translation() -> None:
 @pytest.mark.parametrize("name", OPTION_NAMES)
 def test_every_option_has_a_row_in_docs_rules(name: str) -> None:
     assert f"| `{name}` |" in options_table(), f'docs/rules.md, "Every option": add the row "| `{name}` | ..."'
+
+
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_every_option_says_which_rules_it_applies_to(name: str) -> None:
+    """The new-table form shows an option under the presets of its `rules=` (none: never shown)."""
+    rules = OPTION_WORDS[name].rules
+    assert rules, f"{name}: rules=(...) names no preset, so no form offers it"
+    assert set(rules) <= set(PRESETS), f"{name}: rules={rules} names no preset of {sorted(PRESETS)}"
+    assert isinstance(OPTION_WORDS[name].rare, bool)
+
+
+def test_every_preset_offers_some_options_at_first_sight() -> None:
+    for preset in PRESETS:
+        common = [n for n, w in OPTION_WORDS.items() if preset in w.rules and not w.rare]
+        assert common, f"{preset}: every option it offers is under \"More options\""
+
+
+def test_no_label_or_help_line_names_an_option_by_its_id() -> None:
+    ids = [name for name in OPTION_NAMES if "_" in name]  # the others are words ("stock", "teams")
+    for name, words in OPTION_WORDS.items():
+        for line in (words.label, words.help, *words.choices.values()):
+            assert not any(re.search(rf"\b{i}\b", line) for i in ids), f"{name}: {line!r} names an option id"

@@ -2,7 +2,8 @@
 
 A house rule costs a field here and a branch in the game, never a subclass. Each field carries,
 beside its default, what the app says of it (`option`: a label, a help line, the words for its
-values), and has a row in docs/rules.md (tests/test_options_documented.py checks both). The names
+values) and where the new-table form shows it (the rules it applies to; common, or under "More
+options"), and has a row in docs/rules.md (tests/test_options_documented.py checks both). The names
 `ask_by`, `name_the_work`, `answers`, `named_asks` and `bonus_in_score` are fixed by the record spec.
 """
 from __future__ import annotations
@@ -27,17 +28,28 @@ class OptionsError(Sentence, ValueError):
     (`template`, `params`), so the web app can say it in the reader's language; str() is English."""
 
 
+# The rule sets (preset ids) an option can change something in, as `rules=` of option().
+AUTHORS = ("standard", "classic", "go-fish")  # everyone for themselves, sets laid down
+LITERATURE = ("literature",)                 # two teams, sets claimed
+EVERY_RULES = AUTHORS + LITERATURE
+CARD_ASKS = ("classic", "literature")         # the presets that ask for one named card
+
+
 @dataclass(frozen=True)
 class OptionWords:
-    """What the app says of an option, in English marked for the catalogs (the web app translates it)."""
-    label: str                  # a short name, for the new-table form (beside the option's id)
+    """What the app says of an option, in English marked for the catalogs (the web app translates it),
+    and where the new-table form shows it."""
+    label: str                  # a plain one-line name, for the new-table form
     help: str                   # one line: what the option does
     choices: Mapping[Any, str]  # what a value means, where that is worth words ({"set": "a whole set"})
+    rules: tuple[str, ...] = EVERY_RULES  # the presets under which the form offers it
+    rare: bool = False          # True: the form keeps it under "More options", closed
 
 
-def option(default: T, *, label: str, help: str, choices: Mapping[T, str] | None = None) -> T:
+def option(default: T, *, label: str, help: str, choices: Mapping[T, str] | None = None,
+           rules: tuple[str, ...] = EVERY_RULES, rare: bool = False) -> T:
     """A field of Options with its words beside its default (they live in the field's metadata)."""
-    return field(default=default, metadata={"words": OptionWords(label, help, dict(choices or {}))})
+    return field(default=default, metadata={"words": OptionWords(label, help, dict(choices or {}), rules, rare)})
 
 
 @dataclass(frozen=True)
@@ -45,82 +57,98 @@ class Options:
     # -- asking -------------------------------------------------------------------------------------
     ask_by: str = option(
         "set", label=N_("Ask for"), help=N_("Ask for a whole set, or for one named card."),
-        choices={"set": N_("a whole set"), "card": N_("one named card")})
+        choices={"set": N_("a whole set"), "card": N_("one named card")}, rules=AUTHORS)
     miss_passes_to: str = option(
         "left", label=N_("After a miss, the turn goes to"),
         help=N_("After a failed ask the turn goes to the asker's left, or to the player asked."),
         choices={"left": N_("the asker's left"), "asked": N_("the player asked")})
     bluff_asks: bool = option(
-        False, label=N_("Bluff asks"),
-        help=N_("A player may ask for a card they hold themselves (the ask always fails)."))
+        False, label=N_("A player may ask for a card they hold (a bluff)"),
+        help=N_("A player may ask for a card they hold themselves (the ask always fails)."),
+        rules=CARD_ASKS, rare=True)
     # -- dealing and the stock ----------------------------------------------------------------------
     stock: bool = option(
-        False, label=N_("Stock"), help=N_("Deal only part of the deck; a failed ask draws a card from the stock."))
+        False, label=N_("A draw pile (the stock)"),
+        help=N_("Deal only part of the deck; a failed ask draws a card from the stock."), rules=AUTHORS)
     deal_size: int | None = option(
-        None, label=N_("Cards dealt"),
-        help=N_("With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5)."))
+        None, label=N_("Cards dealt to each player"),
+        help=N_("With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5)."),
+        rules=AUTHORS, rare=True)
     lucky_draw_continues: bool = option(
-        True, label=N_("A lucky draw goes on"), help=N_("Drawing the very card or set asked for lets the asker go on."))
+        True, label=N_("Drawing the card asked for gives another ask"),
+        help=N_("Drawing the very card or set asked for lets the asker go on."), rules=AUTHORS, rare=True)
     dealer_asks_first: bool = option(
         False, label=N_("The dealer asks first"),
-        help=N_("The dealer asks first instead of the player at the dealer's left."))
+        help=N_("The dealer asks first instead of the player at the dealer's left."), rare=True)
     double_deck: bool = option(  # copies of a work are one card; make_options makes the table 7-11
-        False, label=N_("Double deck"), help=N_("Play with two copies of the deck, for big tables (7 to 11 players)."))
+        False, label=N_("Two decks together, for 7 to 11 players"),
+        help=N_("Play with two copies of the deck, for big tables (7 to 11 players)."), rules=AUTHORS, rare=True)
     # -- players ------------------------------------------------------------------------------------
-    min_players: int = option(3, label=N_("Fewest players"), help=N_("The fewest players these rules allow."))
-    max_players: int = option(6, label=N_("Most players"), help=N_("The most players these rules allow."))
+    min_players: int = option(3, label=N_("Fewest players"), help=N_("The fewest players these rules allow."),
+                              rare=True)
+    max_players: int = option(6, label=N_("Most players"), help=N_("The most players these rules allow."),
+                              rare=True)
     # -- teams and claims (Literature) --------------------------------------------------------------
     teams: bool = option(
-        False, label=N_("Teams"), help=N_("Two teams seated alternately; players ask only the other team."))
+        False, label=N_("Play in two teams"),
+        help=N_("Two teams seated alternately; players ask only the other team."), rules=AUTHORS, rare=True)
     claims: bool = option(
-        False, label=N_("Claims"), help=N_("Sets are won by claims that name which teammate holds each card."))
+        False, label=N_("Sets are won by claims"),
+        help=N_("Sets are won by claims that name which teammate holds each card."), rules=LITERATURE, rare=True)
     lay_down_complete: bool = option(
         True, label=N_("Complete sets go down"),
-        help=N_("A set completed in one hand goes down at once (otherwise it must be claimed)."))
+        help=N_("A set completed in one hand goes down at once (otherwise it must be claimed)."),
+        rules=LITERATURE, rare=True)
     claims_any_time: bool = option(
         False, label=N_("Claims at any time"),
-        help=N_("House rule: a player may claim even when it is not their turn."))
+        help=N_("House rule: a player may claim even when it is not their turn."), rules=LITERATURE, rare=True)
     claiming_team_picks_next: bool = option(
         False, label=N_("The claimer picks who goes next"),
-        help=N_("House rule: after a claim the claimer may hand the turn to a teammate."))
+        help=N_("House rule: after a claim the claimer may hand the turn to a teammate."),
+        rules=LITERATURE, rare=True)
     high_sets_double: bool = option(
-        False, label=N_("High sets score double"),
-        help=N_("House rule: sets whose id starts with \"high-\" score two points."))
+        False, label=N_("High half-suits score double"),
+        help=N_("House rule: the high half-suits (9 to ace) score two points each."), rules=LITERATURE, rare=True)
     announce_last_card: bool = option(
         False, label=N_("Announce the last card"),
-        help=N_("House rule: a player down to one card is announced to the table."))
+        help=N_("House rule: a player down to one card is announced to the table."), rare=True)
     public_log: bool = option(
-        True, label=N_("Public log"),
-        help=N_("Everyone may read the full log of asks (Literature: only the last ask is shown)."))
+        True, label=N_("Everyone sees every past ask"),
+        help=N_("Everyone may read the full log of asks (Literature: only the last ask is shown)."), rare=True)
     equal_sets_required: bool = option(
-        False, label=N_("Sets of one size"), help=N_("The deck's sets must all have the same number of cards."))
+        False, label=N_("Sets of one size"), help=N_("The deck's sets must all have the same number of cards."),
+        rules=LITERATURE, rare=True)
     # -- playing-card regroupings for Literature ----------------------------------------------------
     removed_rank: str | None = option(
-        None, label=N_("Removed rank"),
-        help=N_("Literature with playing cards: the rank taken out to form half-suits (e.g. 8)."))
+        None, label=N_("Rank taken out of the pack"),
+        help=N_("Literature with playing cards: the rank taken out to form half-suits (e.g. 8)."),
+        rules=LITERATURE, rare=True)
     jokers: bool = option(
-        False, label=N_("Jokers"), help=N_("With a removed rank: its four cards and two jokers form a ninth set."))
+        False, label=N_("Jokers"), help=N_("With a removed rank: its four cards and two jokers form a ninth set."),
+        rules=LITERATURE, rare=True)
     rank_sets: bool = option(
         False, label=N_("Sets by rank"),
-        help=N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."))
+        help=N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."),
+        rules=LITERATURE, rare=True)
     # -- the classroom ------------------------------------------------------------------------------
     name_the_work: bool = option(
-        False, label=N_("Naming the work"),
+        False, label=N_("Name the work for a bonus point"),
         help=N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."))
     answers: str = option(
-        "exact", label=N_("Answers"),
+        "exact", label=N_("How names are marked"),
         help=N_("How naming a work is graded: exactly (spaces, case, accents and a leading article aside), or "
                 "forgiving a slip of one or two letters."),
         choices={"exact": N_("spelled right"), "typos": N_("a typo forgiven")})
     named_asks: bool = option(
         False, label=N_("Asks name the work"),
-        help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."))
+        help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),
+        rules=CARD_ASKS)
     # The two true/false options whose values are worth saying in words on the form.
     bonus_in_score: bool = option(
         True, label=N_("The bonus counts as a set"),
         help=N_("The bonus counts as a set; otherwise sets decide the winner and the bonus is counted apart."),
         choices={True: N_("the bonus counts as a set"),
-                 False: N_("sets decide the winner; the bonus is counted apart")})
+                 False: N_("sets decide the winner; the bonus is counted apart")}, rare=True)
     works_listed: bool = option(
         False, label=N_("Works listed on screen"),
         help=N_("For young classes (recognition): the screens list the works, so a student names a work "
@@ -157,12 +185,13 @@ PRESETS: dict[str, Options] = {
                           equal_sets_required=True, min_players=6, max_players=8),
 }
 
-# Each preset in a line, marked for the catalogs (the new-table page, the API).
+# Each preset in a line, marked for the catalogs (the new-table page, the API). The line follows the
+# preset's title (its rules page's), so it does not name the game again.
 PRESET_HELP = {
-    "standard": N_("Authors with any deck: ask a player for a whole set; a miss passes the turn to the left."),
-    "classic": N_("Authors as in 1861: ask for one named card; two to six players."),
-    "go-fish": N_("Go Fish: part of the deck is dealt, a miss draws from the stock."),
-    "literature": N_("Literature: two teams of three or four, ask for single cards, claim half-suits."),
+    "standard": N_("Ask a player for a whole set; after a miss the turn passes to the left. Plays with any deck."),
+    "classic": N_("Ask for one named card (an author and a work); two to six players."),
+    "go-fish": N_("Only part of the deck is dealt; after a miss the asker draws from the stock."),
+    "literature": N_("Two teams of three or four ask for single cards and claim half-suits."),
 }
 
 DEFAULT_DECKS = {"standard": "standard-52", "classic": "authors-1861", "go-fish": "standard-52",

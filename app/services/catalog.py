@@ -64,7 +64,8 @@ def choice_labels(name: str) -> dict[str, str] | None:
 def _option_row(name: str) -> dict[str, Any]:
     words = option_words(name)
     return {"name": name, "label": words.label, "kind": option_kind(name), "choices": option_choices(name),
-            "choice_labels": choice_labels(name), "help": words.help}
+            "choice_labels": choice_labels(name), "help": words.help,
+            "rules": list(words.rules), "rare": words.rare}  # the presets it applies to; under "More options"
 
 
 def catalog(teacher_id: int | None = None) -> dict[str, Any]:

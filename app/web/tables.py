@@ -57,8 +57,10 @@ def spec_from_form(form) -> dict:
 @bp.route("/tables/new", methods=["GET", "POST"])
 @login_required
 def new():
-    """The new-table form (?deck=... chooses the deck, as the deck studio's Play does)."""
-    form = request.form if request.method == "POST" else {"deck": request.args.get("deck", "")}
+    """The new-table form (?deck=... chooses the deck, as the deck studio's Play does; ?rules=... the rules,
+    and with them the options the form shows)."""
+    form = request.form if request.method == "POST" else {"deck": request.args.get("deck", ""),
+                                                          "rules": request.args.get("rules", "")}
     if request.method == "POST":
         try:
             table, here = table_service.create(spec_from_form(request.form), current_user.id,
@@ -80,15 +82,35 @@ def _choice_labels(name: str) -> str:
     return json.dumps({value: _(label) for value, label in (choice_labels(name) or {}).items()}, ensure_ascii=False)
 
 
+def _rules_default(name: str, preset: str) -> str:
+    """What an option is under a preset, as the form says it beside the option ("(the rules: no)");
+    new_table.js says the same when the rules change."""
+    if preset not in PRESETS:
+        return ""
+    value = getattr(PRESETS[preset], name)
+    labels = choice_labels(name) or {}
+    if isinstance(value, bool):
+        key = "yes" if value else "no"
+        text = _(labels[key]) if key in labels else _("yes") if value else _("no")
+    elif value is None:
+        text = "—"
+    else:
+        text = _(labels[str(value)]) if str(value) in labels else str(value)
+    return _("(the rules: %(value)s)", value=text)
+
+
 def _preset_titles() -> dict[str, str]:
     """Each preset by the title of its rules page in the reader's language (the form submits the ids)."""
     return {preset: preset_title(preset) for preset in PRESETS}
 
 
 def _new_form(form, error: str | None) -> str:
+    chosen_rules = form.get("rules") if form.get("rules") in PRESETS else "standard"  # its options are shown
     return render_template("tables/new.html", catalog=catalog(current_user.id), form=form, error=error, seats=FORM_SEATS,
+                           chosen_rules=chosen_rules,
                            default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults,
-                           choice_labels=_choice_labels, preset_titles=_preset_titles())
+                           choice_labels=_choice_labels, rules_default=_rules_default,
+                           preset_titles=_preset_titles())
 
 
 def bot_names() -> str:
