@@ -6,9 +6,6 @@ inside the safe zone (SAFE mm inside the cut line) except backgrounds, which run
 from __future__ import annotations
 
 import math
-import re
-import zlib
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,38 +13,21 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 
 from ..decks import Card, CardSet, Deck
+from ..decks.look import deck_color, is_playing_deck, rank_and_suit, set_colors
 from . import textfit
 from .errors import PrintError, Text
 from .fonts import FontPair
 from .geometry import CARDS, SAFE, pt
 from .language import N_, translations
 
-# Used for sets (and a deck's backs) without a colour of their own.
-PALETTE = ("#7a2e2e", "#2e4a7a", "#2e6b45", "#6b3fa0", "#8a5a1c", "#1f6b6b", "#7a2e5e", "#4a5a2e",
-           "#3c4a5c", "#8a3c1c", "#2e5a8a", "#5a4a3c")
 INK = HexColor("#1a1a1a")
 MUTED = HexColor("#555555")
 RED = HexColor("#c0162c")
 BLACK = HexColor("#111111")
 SUITS = {"♠": BLACK, "♣": BLACK, "♤": BLACK, "♧": BLACK, "♥": RED, "♦": RED, "♡": RED, "♢": RED}
-PLAYING_DECKS = frozenset({"standard-52", "literature-48", "literature-54"})
-RANK_SUIT = re.compile(r"^(\S{1,3}?)\s?([♠♥♦♣♤♡♢♧])$")
 READABLE = 5.0  # points: the smallest minimum size, however small the card
 FIXED_TEXT = "0123456789/"  # printed by the layout itself (a card's index), not taken from the deck
 DEFAULT_SET_LABEL = Deck.set_label  # what a set is called when the deck says nothing: printed in the deck's language
-
-
-def rank_and_suit(title: str) -> tuple[str, str] | None:
-    found = RANK_SUIT.match(textfit.clean(title))
-    return (found.group(1), found.group(2)) if found else None
-
-
-def is_playing_deck(deck: Deck) -> bool:
-    """Ordinary playing cards: the known ids, or a deck whose titles are mostly rank and suit."""
-    if deck.id in PLAYING_DECKS:
-        return True
-    cards = deck.cards
-    return bool(cards) and sum(rank_and_suit(c.title) is not None for c in cards) * 4 >= len(cards) * 3
 
 
 def _luminance(color: Color) -> float:
@@ -84,13 +64,8 @@ class DeckLook:
                           else deck.set_label)
         source = Path(deck.source) if deck.source else None
         self.base_dir = source.parent if source is not None and source.is_file() else None  # images live beside it
-        self.set_color = {s.id: HexColor(s.color or PALETTE[i % len(PALETTE)]) for i, s in enumerate(deck.sets)}
-        colours = Counter(s.color for s in deck.sets if s.color)
-        if colours:
-            top = max(colours.values())
-            self.color = HexColor(next(s.color for s in deck.sets if colours.get(s.color) == top))
-        else:
-            self.color = HexColor(PALETTE[zlib.crc32(deck.id.encode()) % len(PALETTE)])
+        self.set_color = {set_id: HexColor(colour) for set_id, colour in set_colors(deck).items()}
+        self.color = HexColor(deck_color(deck))
         self._sets = {s.id: s for s in deck.sets}
         self.images = self._read_images()
         self.fitted: dict[tuple, textfit.Fitted] = {}  # _fit's answers: a set's band is the same on each of its cards

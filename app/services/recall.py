@@ -31,6 +31,7 @@ from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
 from ..decks.errors import N_, say
+from ..decks.look import is_playing_deck, set_colors
 from .. import store
 from ..engine.answers import Verdict, grade
 from ..engine.moves import Ask
@@ -156,9 +157,10 @@ class Mask:
 
 def deck_dict(deck) -> dict[str, Any]:
     """The deck as a recall table sends it: its sets and their sizes, no cards."""
+    colors = set_colors(deck)
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
-            "card_label": deck.card_label, "recall": True,
-            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": s.color, "size": len(s.cards),
+            "card_label": deck.card_label, "recall": True, "playing_cards": is_playing_deck(deck),
+            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": colors[s.id], "size": len(s.cards),
                       "cards": []} for s in deck.sets]}
 
 

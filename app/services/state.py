@@ -12,6 +12,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
+from ..decks.look import is_playing_deck, set_colors
 from ..engine.decks import deck_for
 from ..engine.options import make_options
 from ..engine.views import PlayerView, PublicView
@@ -45,9 +46,10 @@ def deck_dict(table) -> dict[str, Any]:
     deck = played_deck(table)
     if recall.active(table_options(table)):
         return recall.deck_dict(deck)
+    colors = set_colors(deck)
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
-            "card_label": deck.card_label,
-            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": s.color,
+            "card_label": deck.card_label, "playing_cards": is_playing_deck(deck),
+            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": colors[s.id],
                       "cards": [{"id": c.id, "title": c.title, "note": c.note} for c in s.cards]}
                      for s in deck.sets]}
 

@@ -145,7 +145,7 @@ def test_pass_and_play_hides_every_hand_between_turns(live_app, teacher_page):
         player = device.inner_text("#im-button").removeprefix("I'm ")
         device.click("#im-button")
         device.wait_for_selector("#hand")
-        shown = set(device.locator("#hand .card").all_inner_texts())
+        shown = set(device.locator("#hand .card .title").all_inner_texts())
         game = game_now(live_app, code)
         assert shown == {game.deck.card(c).title for c in held[player]}
         handoffs += 1

@@ -3,7 +3,9 @@
    before that. */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
 import { api, clear, el, fillNodes, gettext, lang, ngettext, poller } from "./common.js";
+import { cardFace, groupBySet } from "./cards.js";
 import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
+import { drawFeed, feedLines } from "./feed.js";
 import { renderSummary, renderTable } from "./table.js";
 
 function start(root) {
@@ -12,6 +14,7 @@ function start(root) {
   const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
   const handoff = document.getElementById("handoff"), summary = document.getElementById("summary");
   const me = document.getElementById("me"), tableView = document.getElementById("table-view");
+  const feed = document.getElementById("feed"), noteLine = document.getElementById("tap-note");
 
   let deck = null;           // the deck, by card and set (a recall table's: its sets only)
   let index = null;          // the deck with the cards of the state on screen
@@ -33,6 +36,15 @@ function start(root) {
   function showError(message) {
     errorLine.textContent = message || "";
     errorLine.hidden = !message;
+  }
+
+  /* A short note that goes by itself: a tap the table had already moved past is no error of the student's. */
+  let noteTimer = null;
+  function showNote(message) {
+    noteLine.textContent = message;
+    noteLine.hidden = false;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(function () { noteLine.hidden = true; }, 5000);
   }
 
   const poll = poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
@@ -108,6 +120,7 @@ function start(root) {
     }
     const focus = focusNow();
     index = withCards(deck, s);
+    drawFeed(feed, feedLines(s, deck, you, 3));
     drawSummary();
     drawMe();
     renderTable(tableView, s, index, { you: you });
@@ -140,6 +153,7 @@ function start(root) {
       summary: node.tagName === "SUMMARY" ? node.parentNode.className : null };
   }
 
+  // (preventScroll: a redraw must not scroll the page away from the hand; the user's own Tab still does)
   function refocus(before) {
     before = Object.assign({ values: {}, open: [] }, before);
     Object.keys(before.values).forEach(function (id) {
@@ -157,16 +171,16 @@ function start(root) {
     else if (before.summary) again = Array.prototype.find.call(tableView.querySelectorAll("details"), function (d) { return d.className === before.summary; });
     if (again && again.tagName === "DETAILS") again = again.querySelector("summary");
     const now = document.activeElement;
-    if (shown(again) && again !== now) { again.focus(); return; }
+    if (shown(again) && again !== now) { again.focus({ preventScroll: true }); return; }
     const lost = !now || now === document.body || !shown(now) || now.dataset.resting === "1";
     if (!lost) return;
     const offered = OFFERED.map(function (q) { return root.querySelector(q); }).find(shown);
-    if (offered) { offered.focus(); return; }
+    if (offered) { offered.focus({ preventScroll: true }); return; }
     const resting = before.inside ? RESTING.map(function (q) { return root.querySelector(q); }).find(shown) : null;
     if (resting && resting !== now) {
       resting.setAttribute("tabindex", "-1");
       resting.dataset.resting = "1";
-      resting.focus();
+      resting.focus({ preventScroll: true });
     }
   }
 
@@ -257,24 +271,39 @@ function start(root) {
     if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: gettext("Waiting for %(name)s.", { name: game.turn }) }));
   }
 
+  /* The hand, grouped by set, each card drawn as a card. A card that came since the last drawing of this
+     seat's hand slides in; one that left stays a moment, fading (both at most 300 ms, none when the
+     reader asked for reduced motion: play.css). */
+  let lastHand = null;       // {seat, hand, cards: Set} as last drawn
   function handView(game) {
     const box = el("div", { class: "hand", id: "hand" });
     box.append(el("h2", { text: ngettext("Your hand (%(num)d card)", "Your hand (%(num)d cards)", game.hand.length) }));
     const mine = new Set(game.hand);
+    const before = lastHand && lastHand.seat === game.seat && lastHand.hand === state.match.hand ? lastHand.cards : null;
+    lastHand = { seat: game.seat, hand: state.match.hand, cards: mine };
     const recalled = recall(index);
-    index.deck.sets.forEach(function (set) {
-      const held = recalled ? game.hand.map(function (id) { return index.cards[id]; }).filter(function (c) { return c && c.set === set.id; })
-        .sort(function (a, b) { return String(a.title).localeCompare(String(b.title)); }) :
-        set.cards.filter(function (c) { return mine.has(c.id); });
-      if (!held.length) return;
-      // The works a student lacks are listed only where the teacher chose recognition (works listed).
-      const missing = recalled ? [] : set.cards.filter(function (c) { return !mine.has(c.id); });
-      box.append(el("div", { class: "hand-set", "data-set": set.id },
-        el("h3", { text: set.name }),
-        el("ul", { class: "cards" }, held.map(function (c) { return el("li", { class: "card", "data-card": c.id, text: cardTitle(index, c.id) }); })),
-        missing.length ? el("p", { class: "missing" }, gettext("You lack: %(cards)s",
-          { cards: missing.map(function (c) { return c.title; }).join(", ") })) : null));
+    const groups = el("div", { class: "hand-sets" });
+    const byTitle = function (a, b) { return String(cardTitle(index, a)).localeCompare(String(cardTitle(index, b))); };
+    groupBySet(index, game.hand).forEach(function (group) {
+      const set = index.sets[group.set] || { cards: [], name: group.set };
+      const held = recalled ? group.cards.slice().sort(byTitle) :
+        set.cards.filter(function (c) { return mine.has(c.id); }).map(function (c) { return c.id; });
+      // (The works still to collect are the ask form's choices: the hand shows what is held.)
+      groups.append(el("div", { class: "hand-set", "data-set": set.id || group.set },
+        el("h3", { class: "visually-hidden", text: set.name }),
+        el("ul", { class: "cards" }, held.map(function (id) {
+          const face = cardFace(index, id);
+          if (before && !before.has(id)) face.classList.add("arrived");
+          return face;
+        }))));
     });
+    box.append(groups);
+    const gone = before ? Array.from(before).filter(function (id) { return !mine.has(id); }) : [];
+    if (gone.length) {  // drawn once, then gone: the feed says in words who took them
+      const leaving = el("ul", { class: "cards leaving", "aria-hidden": "true" }, gone.map(function (id) { return cardFace(index, id); }));
+      box.append(leaving);
+      setTimeout(function () { leaving.remove(); }, 300);
+    }
     if (!game.hand.length) box.append(el("p", { text: gettext("You have no cards.") }));
     return box;
   }
@@ -473,6 +502,9 @@ function start(root) {
         announcer.tell(error.message);
         const input = document.getElementById("ask-work");
         if (input) { input.focus(); input.select(); }
+      } else if (error.code === "stale-version") {
+        showNote(gettext("Too late: the table moved on before your tap. Look again and choose."));
+        poll.now();
       } else {
         showError(error.message);
         poll.now();

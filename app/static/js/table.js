@@ -1,5 +1,6 @@
 /* The public part of a table, drawn the same on the play screen and the projector: players, counts, sets
    down, scores, turn, last ask and answer, the log of the hand; and the end of a hand and of the match. */
+import { setStack } from "./cards.js";
 import { clear, el, fillNodes, gettext, ngettext, totals } from "./common.js";
 import { setName, setTitles, withCards } from "./deck.js";
 import { describe } from "./events.js";
@@ -50,10 +51,7 @@ export function renderTable(container, state, index, options) {
   table.append(el("thead", {}, head));
   const body = el("tbody");
   game.players.forEach(function (name, i) {
-    const books = (game.books[name] || []).map(function (setId) {
-      const set = index.sets[setId];
-      return el("span", { class: "book", title: set ? setTitles(index, setId).join(", ") : setId }, setName(index, setId));
-    });
+    const books = (game.books[name] || []).map(function (setId) { return setStack(index, setId); });
     const team = game.teams ? (game.teams[0].indexOf(name) >= 0 ? "A" : "B") : null;
     const row = el("tr", { class: (name === game.turn ? "on-turn " : "") + (options.you === name ? "you" : ""), "data-player": name },
       el("th", { scope: "row" }, seatLabel(state, name), name === game.dealer ? el("span", { class: "tag", text: gettext("dealer") }) : null,

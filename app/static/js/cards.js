@@ -1,0 +1,74 @@
+/* Cards drawn as cards, in the look of the printed ones (app/printing/faces.py, app/decks/look.py): an
+   Authors card has its set's colour band with the set's name, the work large and its note small; a playing
+   card its rank and suit, red or black. Sets laid down are small stacks in the set's colour. Drawn from the
+   deck the table sends (its colours included): no image request per card.
+
+   cardFace(index, id, opts): an <li class="card ...">, opts.hidden for a card whose work this reader may
+   not see yet (a naming to come); setStack(index, setId, owner): a <span class="stack">. Colours go in
+   through the CSSOM (style.setProperty), which the strict CSP allows, never as a style attribute. */
+import { el, gettext } from "./common.js";
+import { cardTitle, setName, setTitles } from "./deck.js";
+
+const RANK_SUIT = /^(\S{1,3}?)\s?([♠♥♦♣♤♡♢♧])$/u;
+const RED_SUITS = "♥♦♡♢";
+
+export function rankAndSuit(title) {
+  const found = RANK_SUIT.exec(String(title || "").normalize("NFC").split(/\s+/).join(" ").trim());
+  return found ? { rank: found[1], suit: found[2], red: RED_SUITS.indexOf(found[2]) >= 0 } : null;
+}
+
+/* White text on a dark colour, ink on a light one (as the printed band: luminance below 0.6). */
+function inkOn(hex) {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+  if (!m) return "#fff";
+  const [r, g, b] = [m[1], m[2], m[3]].map(function (h) { return parseInt(h, 16) / 255; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.6 ? "#fff" : "#1a1a1a";
+}
+
+function paint(node, colour) {
+  if (!colour) return node;
+  node.style.setProperty("--set", colour);
+  node.style.setProperty("--on-set", inkOn(colour));
+  return node;
+}
+
+export function cardFace(index, id, opts) {
+  opts = opts || {};
+  const card = index.cards[id] || { set: null };
+  const set = index.sets[card.set] || {};
+  const known = !opts.hidden && card.title !== null && card.title !== undefined;
+  const playing = known && index.deck.playing_cards ? rankAndSuit(card.title) : null;
+  if (playing) {
+    // The title is the card's name for every reader ("10♥"); the big rank and suit are its picture.
+    return el("li", { class: "card face playing " + (playing.red ? "red" : "black"), "data-card": id },
+      el("span", { class: "title", text: card.title }),
+      el("span", { class: "pip", "aria-hidden": "true", text: playing.suit }));
+  }
+  const face = el("li", { class: "card face" + (known ? "" : " unknown"), "data-card": id },
+    el("span", { class: "band", text: set.name || "" }),
+    el("span", { class: "title", text: known ? card.title : cardTitle(index, id, opts.hidden ? new Set([id]) : null) }),
+    known && card.note ? el("span", { class: "note", text: card.note }) : null);
+  return paint(face, set.color);
+}
+
+export function setStack(index, setId) {
+  const set = index.sets[setId] || {};
+  const titles = setTitles(index, setId);
+  const stack = el("span", { class: "stack", title: titles.join(", ") },
+    el("span", { class: "stack-name", text: setName(index, setId) }));
+  if (titles.length) stack.append(el("span", { class: "visually-hidden", text: ": " + titles.join(", ") }));
+  return paint(stack, set.color);
+}
+
+/* The cards of a hand, grouped by set in the deck's order (a recall table: its sets, the state's cards). */
+export function groupBySet(index, hand) {
+  const order = index.deck.sets.map(function (s) { return s.id; });
+  const groups = {};
+  hand.forEach(function (id) {
+    const card = index.cards[id];
+    const set = card ? card.set : "?";
+    (groups[set] = groups[set] || []).push(id);
+  });
+  return order.filter(function (s) { return groups[s]; }).map(function (s) { return { set: s, cards: groups[s] }; });
+}
+
