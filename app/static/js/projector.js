@@ -47,6 +47,7 @@ function figure(value, label, extra) {
 }
 
 function seatTile(s, index, name, sum) {
+  // (In Literature the sets and scores are the team's: the tile has the player's cards only.)
   const game = s.game, seat = seatOf(s, name);
   const options = s.options || {};
   const bonusOn = !!(options.name_the_work || options.named_asks);
@@ -61,7 +62,7 @@ function seatTile(s, index, name, sum) {
       seat.vacant ? tag(gettext("away")) : null),
     el("p", { class: "count" }, withNumber(ngettext("%(num)d card", "%(num)d cards", count, { num: "%(num)d" }), count)),
     game.teams ? null : stacks(index, game.books[name] || []),
-    el("div", { class: "figures" },
+    game.teams ? null : el("div", { class: "figures" },
       figure(game.scores[name] || 0, bonusOn && options.bonus_in_score === false ? gettext("Sets") : gettext("Score")),
       bonusOn ? figure((game.bonus || {})[name] || 0, gettext("Bonus")) : null,
       figure(sum[name] || 0, gettext("Match"), "total")));
@@ -80,7 +81,9 @@ function drawSeats(view, s, index) {
     game.teams.forEach(function (members, t) {
       const id = "team-" + "AB"[t];
       groups.append(el("section", { class: "team-group", "aria-labelledby": id },
-        el("h2", { id: id, text: gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: game.team_scores[t] }) }),
+        el("div", { class: "team-head" },
+          el("h2", { id: id, text: gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: game.team_scores[t] }) }),
+          figure(sum[members[0]] || 0, gettext("Match"), "total")),
         stacks(index, (game.team_books || [])[t] || []),
         el("ul", { class: "seat-tiles" }, members.map(function (name) { return seatTile(s, index, name, sum); }))));
     });
@@ -136,6 +139,7 @@ function start(root) {
     const game = s.game, playing = s.status !== "lobby";
     root.classList.toggle("is-lobby", !playing);
     root.classList.toggle("is-playing", playing);
+    root.classList.toggle("is-over", s.status === "finished" || s.status === "closed");
     statusLine.textContent = statusText(s);
     lobby.hidden = playing;
     if (!playing) drawLobby(lobbySeats, s);
