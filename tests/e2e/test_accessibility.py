@@ -385,10 +385,10 @@ def test_the_projector_reads_from_the_back_of_the_room(live_app, teacher, studen
     call(teacher, "POST", f"/api/tables/{code}/start")
     wall = student(viewport={"width": 1920, "height": 1080})
     wall.goto(f"{base}/t/{code}/projector")
-    wall.wait_for_selector("#players")
+    wall.wait_for_selector("#players .on-turn")  # a tile per seat; the turn in the status line and on its tile
     sizes = wall.evaluate("""() => {
       const px = q => parseFloat(getComputedStyle(document.querySelector(q)).fontSize);
-      return { cell: px("#players td"), name: px("#players th[scope=row]"), status: px("#status"), turn: px("#turn"),
+      return { cell: px("#players .figure"), name: px("#players .seat-name"), status: px("#status"), turn: px("#players .on-turn .seat-name"),
                tag: px("#players .tag"), width: document.querySelector("#players").getBoundingClientRect().width,
                scroll: document.documentElement.scrollWidth };
     }""")
