@@ -140,7 +140,7 @@ class Options:
                 "forgiving a slip of one or two letters."),
         choices={"exact": N_("spelled right"), "typos": N_("a typo forgiven")})
     named_asks: bool = option(
-        False, label=N_("Asks name the work"),
+        False, label=N_("The asker types the title of the card asked for"),
         help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),
         rules=CARD_ASKS)
     # The two true/false options whose values are worth saying in words on the form.

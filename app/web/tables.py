@@ -83,8 +83,8 @@ def _choice_labels(name: str) -> str:
 
 
 def _rules_default(name: str, preset: str) -> str:
-    """What an option is under a preset, as the form says it beside the option ("(the rules: no)");
-    new_table.js says the same when the rules change."""
+    """What an option is under a preset, as the form says it beside the option ("(the rules: no)"), nothing
+    when the rules leave it unset; new_table.js says the same when the rules change."""
     if preset not in PRESETS:
         return ""
     value = getattr(PRESETS[preset], name)
@@ -93,7 +93,7 @@ def _rules_default(name: str, preset: str) -> str:
         key = "yes" if value else "no"
         text = _(labels[key]) if key in labels else _("yes") if value else _("no")
     elif value is None:
-        text = "—"
+        return ""  # nothing set (the help line says what blank does: the usual deal, no rank removed)
     else:
         text = _(labels[str(value)]) if str(value) in labels else str(value)
     return _("(the rules: %(value)s)", value=text)

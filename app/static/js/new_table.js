@@ -16,8 +16,9 @@ function start(rules) {
       const labels = JSON.parse(row.dataset.labels || "{}");  // a choice's words in the reader's language
       const value = defaults[rules.value];
       const text = value === true ? labels.yes || gettext("yes") : value === false ? labels.no || gettext("no") :
-        value === null || value === undefined ? "—" : labels[value] || String(value);
-      row.querySelector(".default").textContent = gettext("(the rules: %(value)s)", { value: text });
+        labels[value] || String(value);
+      row.querySelector(".default").textContent =  // unset (null): the help line says what blank does
+        value === null || value === undefined ? "" : gettext("(the rules: %(value)s)", { value: text });
     });
   }
   rules.addEventListener("change", show);
