@@ -271,3 +271,29 @@ def test_a_finished_match_replays_from_its_records(app):
         record = load_record_text(teacher.get(f"/api/tables/{code}/hands/{number}/record").data)
         assert replay(record).game.scores() == result["scores"]
     check_log_and_replay(app, code)
+
+
+def test_a_table_opens_while_another_connection_writes(app, monkeypatch):
+    """Opening a table reads first (the deck, whether a code is free), then writes. On SQLite a read
+    transaction cannot become a write once another connection has written since it began ("database is
+    locked", at once): the write must begin a transaction of its own. Here a table is opened by another
+    connection between the reads and the write of this one."""
+    from app.services import tables
+
+    teacher = teacher_client(app)
+    open_table(teacher)  # a table, so that another connection has something to write to
+    real_exists = store.exists
+    writes = []
+
+    def exists_then_someone_writes(code):
+        found = real_exists(code)  # this request's read transaction has begun
+        if not writes:
+            with db.engine.connect() as other:
+                other.execute(db.text("UPDATE play_tables SET version = version + 1"))
+                other.commit()
+            writes.append(True)
+        return found
+
+    monkeypatch.setattr(store, "exists", exists_then_someone_writes)
+    response = teacher.post("/api/tables", json={"seats": [{"kind": "human"}] + [{"kind": "computer"}] * 2})
+    assert writes and response.status_code == 201, response.get_json()

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .. import store
-from ..db import db
+from ..db import begin_write, db
 from ..decks.errors import N_, Text, say
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
@@ -191,6 +191,9 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
                   match_tie_break=spec.match.tie_break,
                   match_value=spec.match.value, pace_seconds=spec.pace,
                   language=language, teacher_id=teacher_id, seats=seats)
+    # A write transaction of its own (SQLite: BEGIN IMMEDIATE, which waits its turn): the reads above
+    # began a deferred one, which SQLite cannot turn into a write once another connection has written.
+    begin_write()
     db.session.add(table)
     _commit(N_("Could not open the table; try again."))
     return table, here
