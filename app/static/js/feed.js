@@ -23,7 +23,7 @@ export function feedLines(state, index, me, count) {
   const hide = new Set(game.prompts || []);
   // Each event with its key: its place in the log, or, with no log, in the last move of this version.
   const events = game.log ? game.log.map(function (event, i) { return [event, hand + ":" + i]; }) :
-    (game.recent || []).map(function (event, i) { return [event, hand + ":v" + game.version + ":" + i]; });
+    (state.recent || []).map(function (event, i) { return [event, hand + ":v" + game.version + ":" + i]; });
   const lines = [];
   for (let i = events.length - 1; i >= 0 && lines.length < count; i--) {
     const event = events[i][0];
