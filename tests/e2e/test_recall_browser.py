@@ -77,6 +77,10 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     assert title in reveal.inner_text() and ("Almost" in reveal.inner_text() or "Right" in reveal.inner_text())
     box = reveal.bounding_box()
     assert box and 0 <= box["y"] < 844  # in view
+    # all of it, and not under the feed that stays at the top of the screen
+    assert page.evaluate("""() => { const r = document.getElementById('reveal').getBoundingClientRect();
+        const f = document.getElementById('feed').getBoundingClientRect();
+        return r.top >= f.bottom - 1 && r.bottom <= window.innerHeight; }""")
     page.screenshot(path="/tmp/recall-verdict-390.png")
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.screenshot(path="/tmp/recall-verdict-1920.png")
