@@ -120,3 +120,29 @@ def test_a_claim_and_its_outcome_reach_the_feed(live_app, teacher_page, browser,
     assert any(word in claim for word in ("correct", "other team", "cancelled")), claim
     if reduced:  # no card moves on screen for a reader who asked for less motion
         assert page.eval_on_selector_all("li.card.face", "els => els.every(e => getComputedStyle(e).animationName === 'none')")
+
+
+def test_a_tap_the_table_had_moved_past_gets_a_short_note(live_app, teacher_page):
+    """The screen still shows the table before a move made elsewhere (another device of the same seat):
+    the tap is refused by the server (stale version) and the student reads a short note, not an error."""
+    base = live_app.base_url
+    page = teacher_page()
+    code = open_by_api(page, base, {"rules": "classic", "deck": "authors-1861", "pace": 5,
+                                    "seats": [{"kind": "human", "name": "Anna", "here": True},
+                                              {"kind": "computer"}, {"kind": "computer"}],
+                                    "match": {"format": "hands", "value": 1}})
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/t/{code}/play")
+    page.wait_for_selector("#ask-button")
+    status = page.evaluate("""async () => {
+        const play = document.getElementById('play'), token = document.querySelector('meta[name=csrf-token]').content;
+        const target = document.getElementById('ask-target').value, card = document.getElementById('ask-card').value;
+        const r = await fetch(play.dataset.movesUrl, {method: 'POST', headers: {'Content-Type': 'application/json',
+            'X-CSRFToken': token}, body: JSON.stringify({version: Number(play.dataset.version),
+            move: {ask: target, card: card}})});
+        document.getElementById('ask-button').click();  // the screen has not been redrawn yet
+        return r.status; }""")
+    assert status == 200
+    page.wait_for_selector("#tap-note:not([hidden])")
+    assert "moved on" in page.inner_text("#tap-note")
+    assert page.locator("#error").is_hidden()

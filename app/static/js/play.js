@@ -469,10 +469,20 @@ function start(root) {
       }));
   }
 
+  /* Has the table left the version a refused move named? Then the screen is redrawn from the table now. */
+  async function movedOn(version) {
+    let now = null;
+    try { now = await api("GET", url()); } catch (e) { return false; }
+    if (!now || now.version === version) return false;
+    update(now);
+    return true;
+  }
+
   async function send(move) {
     if (sending || !state || !state.you) return;
     sending = true;
     showError("");
+    const sentVersion = state.version;
     try {
       const data = await api("POST", movesUrl, { seat: state.you.position, version: state.version, move: move });
       const events = data.result || [];
@@ -502,9 +512,10 @@ function start(root) {
         announcer.tell(error.message);
         const input = document.getElementById("ask-work");
         if (input) { input.focus(); input.select(); }
-      } else if (error.code === "stale-version") {
+      } else if (error.status === 409 && await movedOn(sentVersion)) {
+        // The table had moved on (a computer's move, another device): no fault of the student's, and the
+        // rule the move now breaks, if any, is the new screen's to show.
         showNote(gettext("Too late: the table moved on before your tap. Look again and choose."));
-        poll.now();
       } else {
         showError(error.message);
         poll.now();
