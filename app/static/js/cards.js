@@ -17,12 +17,18 @@ export function rankAndSuit(title) {
   return found ? { rank: found[1], suit: found[2], red: RED_SUITS.indexOf(found[2]) >= 0 } : null;
 }
 
-/* White text on a dark colour, ink on a light one (as the printed band: luminance below 0.6). */
+/* The ink that reads best on a set's colour band: white or near-black, whichever has the higher WCAG
+   contrast with it (relative luminance of sRGB). */
 function inkOn(hex) {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
   if (!m) return "#fff";
-  const [r, g, b] = [m[1], m[2], m[3]].map(function (h) { return parseInt(h, 16) / 255; });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.6 ? "#fff" : "#1a1a1a";
+  const linear = [m[1], m[2], m[3]].map(function (h) {
+    const c = parseInt(h, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  });
+  const luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  const INK = 0.0103;  // #1a1a1a
+  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / (INK + 0.05) ? "#fff" : "#1a1a1a";
 }
 
 function paint(node, colour) {
@@ -57,7 +63,8 @@ export function setStack(index, setId) {
   const stack = el("span", { class: "stack", title: titles.join(", ") },
     el("span", { class: "stack-name", text: setName(index, setId) }));
   if (titles.length) stack.append(el("span", { class: "visually-hidden", text: ": " + titles.join(", ") }));
-  return paint(stack, set.color);
+  if (set.color) stack.style.setProperty("--set", set.color);  // (its name is ink on white: no band to read)
+  return stack;
 }
 
 /* The cards of a hand, grouped by set in the deck's order (a recall table: its sets, the state's cards). */

@@ -5,6 +5,7 @@
    just ended. Each thing is said once: the status line is the only place that says whose turn it is or
    that the match is over, in words (the tiles mark the turn). */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
+import { setStack } from "./cards.js";
 import { api, clear, el, fillNodes, gettext, lang, ngettext, poller, totals } from "./common.js";
 import { deckIndex, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
@@ -32,10 +33,7 @@ function tag(text, extra) { return el("span", { class: "tag" + (extra ? " " + ex
 function stacks(index, ids) {
   if (!ids.length) return el("p", { class: "no-sets", text: gettext("no sets yet") });
   return el("ul", { class: "set-stacks" }, ids.map(function (id) {
-    const stack = el("li", { class: "set-stack", "data-set": id }, el("span", { class: "set-name", text: setName(index, id) }));
-    const set = index.sets[id];
-    if (set && set.color) stack.style.setProperty("--set-color", set.color);
-    return stack;
+    return el("li", { class: "set-stack", "data-set": id }, setStack(index, id));
   }));
 }
 
