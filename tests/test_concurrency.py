@@ -276,10 +276,8 @@ def test_a_finished_match_replays_from_its_records(app):
 def test_a_table_opens_while_another_connection_writes(app, monkeypatch):
     """Opening a table reads first (the deck, whether a code is free), then writes. On SQLite a read
     transaction cannot become a write once another connection has written since it began ("database is
-    locked", at once): the write must begin a transaction of its own. Here a table is opened by another
-    connection between the reads and the write of this one."""
-    from app.services import tables
-
+    locked", at once): the write must begin a transaction of its own. Here another connection writes
+    between the reads and the write of this one."""
     teacher = teacher_client(app)
     open_table(teacher)  # a table, so that another connection has something to write to
     real_exists = store.exists

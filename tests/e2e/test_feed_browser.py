@@ -72,7 +72,7 @@ def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_ap
             page.click("#ask-button")
             sent = time.monotonic()
             # (the ask may bring more lines of its own: a set laid down, a card drawn)
-            _, at = wait_for_feed(page, lambda t: t != before and "You asked" in t, 2, "your ask")
+            _, at = wait_for_feed(page, lambda t, before=before: t != before and "You asked" in t, 2, "your ask")
             assert at - sent <= 2
             assert page.evaluate(FEED_IN_VIEW), "the feed is out of view after your ask"
             seen["yours"] = True
@@ -80,7 +80,7 @@ def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_ap
         # A computer's move: a new first line, in view (the page is still scrolled down), within 2 s of its
         # coming (the table's pace is 1 s: each computer move stays at least that long).
         first = feed_text(page).split("\n", 1)[0]
-        text, _ = wait_for_feed(page, lambda t: t.split("\n", 1)[0] != first or page.locator("#ask-button").is_visible(),
+        text, _ = wait_for_feed(page, lambda t, first=first: t.split("\n", 1)[0] != first or page.locator("#ask-button").is_visible(),
                                 4, "a computer's move")
         assert page.evaluate(FEED_IN_VIEW), "the feed is out of view after a computer's move"
         line = text.split("\n", 1)[0]
