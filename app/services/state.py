@@ -18,7 +18,9 @@ from ..engine.options import make_options
 from ..engine.views import PlayerView, PublicView
 from .. import store
 from ..store import deck_by_ref
-from . import hands, recall
+from . import hands, recall, studio
+from ..decks.errors import N_
+from .errors import NotFound
 
 
 @lru_cache(maxsize=64)
@@ -42,16 +44,46 @@ def table_options(table):
 
 def deck_dict(table) -> dict[str, Any]:
     """The deck as played (regrouped or doubled as the options say): public, the same for everyone. A
-    recall table (app/services/recall.py) sends its sets only: no card ids, no titles."""
+    recall table (app/services/recall.py) sends its sets only: no card ids, no titles. The images its
+    readers may see are named (`image`: GET the table's images/<name>)."""
     deck = played_deck(table)
+    shown = deck_images(table)
+
+    def image(name: str | None) -> str | None:
+        short = (name or "").removeprefix("images/")
+        return short if short in shown else None
+
     if recall.active(table_options(table)):
-        return recall.deck_dict(deck)
+        out = recall.deck_dict(deck)
+        for set_dict, card_set in zip(out["sets"], deck.sets):
+            set_dict["image"] = image(card_set.image)
+        return out
     colors = set_colors(deck)
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
             "card_label": deck.card_label, "playing_cards": is_playing_deck(deck),
-            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": colors[s.id],
-                      "cards": [{"id": c.id, "title": c.title, "note": c.note} for c in s.cards]}
+            "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": colors[s.id], "image": image(s.image),
+                      "cards": [{"id": c.id, "title": c.title, "note": c.note, "image": image(c.image)}
+                                for c in s.cards]}
                      for s in deck.sets]}
+
+
+def deck_images(table) -> set[str]:
+    """The images of a table's deck its readers may see (images/<name>, by name): a studio deck's, the
+    sets' always, the cards' only where no work is to be named from memory (an image may show it)."""
+    if not str(table.deck_id).startswith(store.SNAPSHOT_PREFIX):
+        return set()  # the built-in decks have no images
+    deck = played_deck(table)
+    names = {s.image for s in deck.sets if s.image}
+    if not recall.active(table_options(table)):
+        names |= {c.image for c in deck.cards if c.image}
+    return {name.removeprefix("images/") for name in names}
+
+
+def deck_image(table, name: str):
+    """The file of one image of the table's deck that its readers may see; NotFound for any other."""
+    if name not in deck_images(table):
+        raise NotFound(N_("There is no such image."), code="unknown-image")
+    return studio.table_image(table.deck_id, name)
 
 
 def seat_dict(seat, held: set[int] | None = None) -> dict[str, Any]:

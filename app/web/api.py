@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import orjson
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, send_file, url_for
 from flask_login import current_user, login_required
 
 from .. import store
@@ -142,7 +142,19 @@ def table_state(code: str):
 @bp.get("/tables/<code>/deck")
 def deck(code: str):
     table = tables.read(code)
-    response = jsonify(state.deck_dict(table))
+    data = state.deck_dict(table)
+    data["images_url"] = url_for("api.deck_image", code=table.code, name="")  # + a set's or card's `image`
+    response = jsonify(data)
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@bp.get("/tables/<code>/images/<name>")
+def deck_image(code: str, name: str):
+    """An image of the table's deck (a studio deck's set or card picture), for the cards on screen."""
+    path = state.deck_image(tables.read(code), name)
+    response = send_file(path, mimetype="image/png" if name.endswith(".png") else "image/jpeg", max_age=3600,
+                         conditional=True)
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
 

@@ -112,6 +112,15 @@ def openapi_document() -> dict[str, Any]:
                 "summary": "The deck as played (regrouped or doubled as the options say); public.",
                 "parameters": [CODE], "responses": {"200": _json({"$ref": "#/components/schemas/Deck"}),
                                                      "404": UNKNOWN}}},
+            "/api/tables/{code}/images/{name}": {"get": {
+                "summary": "A picture of the table's deck (a studio deck's set or card image), as the deck names it.",
+                "description": "Only pictures its readers may see: none of the cards where works are named from "
+                               "memory. A built-in deck has none.",
+                "parameters": [CODE, {"name": "name", "in": "path", "required": True, "schema": {"type": "string"},
+                                      "description": "A set's or card's `image` in the deck."}],
+                "responses": {"200": {"description": "The image (PNG or JPEG).",
+                                      "content": {"image/png": {}, "image/jpeg": {}}},
+                              "404": _error("No such table (`unknown-code`), or no such picture (`unknown-image`).")}}},
             "/api/tables/{code}/join": {"post": {
                 "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
                 "description": "A browser that already has a seat here gets it back (`rejoined`).",
@@ -215,7 +224,10 @@ def openapi_document() -> dict[str, Any]:
                 "code": {"type": "string"}, "message": {"type": "string"}}}}},
             "Deck": {"type": "object", "properties": {
                 "id": {"type": "string"}, "title": {"type": "string"},
-                "sets": {"type": "array", "items": {"type": "object"}}}},
+                "playing_cards": {"type": "boolean", "description": "Ordinary playing cards (rank and suit)."},
+                "images_url": {"type": "string", "description": "Where a set's or card's `image` is: this + the name."},
+                "sets": {"type": "array", "items": {"type": "object"}, "description":
+                         "Each with its colour (#rrggbb: its own, else the printed cards' palette) and `image`."}}},
             "TableState": {"type": "object", "properties": {
                 "code": {"type": "string"}, "status": {"type": "string",
                                                        "enum": ["lobby", "playing", "finished", "closed"]},

@@ -26,7 +26,8 @@ from .problems import DeckInvalid, form_problem, too_long
 from .sheets import create_from_sheet, read_sheet
 from .storing import (MAX_DECKS_PER_TEACHER, canonical_yaml, create_from_text, delete, duplicate, new_deck_id,
                       save_text, set_shared, validate)
-from .uploads import FRESH_COPY_SECONDS, IMAGE_NAME, deck_dir, deck_for_print, image_path, sync_images, upload_root
+from .uploads import (FRESH_COPY_SECONDS, IMAGE_NAME, deck_dir, deck_for_print, image_path, sync_images, table_image,
+                      upload_root)
 
 __all__ = [
     # finding
@@ -43,6 +44,6 @@ __all__ = [
     "ALIASES_MAX", "HEADINGS", "MAX_PASTE_ROWS", "NOTE_MAX", "TEXT_MAX", "Sheet", "SheetRow", "create_from_sheet",
     "read_sheet", "sheet_yaml",
     # images and this host's copies of them
-    "FRESH_COPY_SECONDS", "IMAGE_MAX_BYTES", "IMAGE_MAX_PIXELS", "IMAGE_MAX_SIDE", "IMAGE_NAME", "clean_image",
+    "table_image", "FRESH_COPY_SECONDS", "IMAGE_MAX_BYTES", "IMAGE_MAX_PIXELS", "IMAGE_MAX_SIDE", "IMAGE_NAME", "clean_image",
     "deck_dir", "deck_for_print", "image_path", "remove_image", "set_image", "sync_images", "upload_root",
 ]

@@ -18,7 +18,8 @@ from sqlalchemy.exc import IntegrityError
 from ...decks.errors import N_
 from ...db import db
 from ...decks import Deck, load_deck_text
-from ...models import StudioDeck, StudioImage
+from ...models import DeckSnapshot, StudioDeck, StudioImage
+from ...store import SNAPSHOT_PREFIX
 from ..errors import NotFound
 from .finding import SOURCE, deck_of
 
@@ -32,6 +33,17 @@ def upload_root() -> Path:
 
 def deck_dir(row_id: int | None) -> Path:
     return upload_root() / "decks" / (str(row_id) if row_id else "new")
+
+
+def table_image(deck_ref: str, name: str) -> Path:
+    """An image of a table's studio deck, from the studio deck its snapshot was taken from (the images
+    stay in the studio; a snapshot keeps the text). The caller checks the snapshot uses it."""
+    snapshot = (DeckSnapshot.query.filter_by(ref=deck_ref).one_or_none()
+                if str(deck_ref).startswith(SNAPSHOT_PREFIX) else None)
+    row = db.session.get(StudioDeck, snapshot.studio_deck_id) if snapshot and snapshot.studio_deck_id else None
+    if row is None:
+        raise NotFound(N_("There is no such image."), code="unknown-image")
+    return image_path(row, name)
 
 
 def images_of(deck: Deck) -> set[str]:

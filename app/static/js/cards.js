@@ -50,8 +50,14 @@ export function cardFace(index, id, opts) {
       el("span", { class: "title", text: card.title }),
       el("span", { class: "pip", "aria-hidden": "true", text: playing.suit }));
   }
+  // A studio deck's pictures (sent only where this reader may see them): the set's in its band, the card's
+  // above its title; decorative (alt=""), the words say the same.
+  const picture = function (name, cls) {
+    return name && index.deck.images_url ? el("img", { class: cls, src: index.deck.images_url + name, alt: "", loading: "lazy" }) : null;
+  };
   const face = el("li", { class: "card face" + (known ? "" : " unknown"), "data-card": id },
-    el("span", { class: "band", text: set.name || "" }),
+    el("span", { class: "band" }, picture(set.image, "portrait"), el("span", { class: "set-name", text: set.name || "" })),
+    known ? picture(card.image, "picture") : null,
     el("span", { class: "title", text: known ? card.title : cardTitle(index, id, opts.hidden ? new Set([id]) : null) }),
     known && card.note ? el("span", { class: "note", text: card.note }) : null);
   return paint(face, set.color);
