@@ -30,6 +30,16 @@ def open_by_api(page, base, spec) -> str:
     return code
 
 
+def seconds_since_last_move(app, code) -> float:
+    """How long ago the table's latest move was stored (the server's clock: the same machine)."""
+    from app.models import MoveRow, Table
+
+    with app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        last = max(MoveRow.query.filter_by(hand_id=table.current_hand.id).all(), key=lambda row: row.seq)
+        return time.time() - last.played_at
+
+
 def feed_text(page) -> str:
     return page.inner_text("#feed")
 
@@ -84,6 +94,8 @@ def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_ap
                                 4, "a computer's move")
         assert page.evaluate(FEED_IN_VIEW), "the feed is out of view after a computer's move"
         line = text.split("\n", 1)[0]
+        if not page.locator("#ask-button").is_visible():
+            assert seconds_since_last_move(live_app, code) <= 2, f"{line!r} came late"
         if " asked you " in line:
             seen["at you"] = True
         elif line.startswith("Computer") and " asked Computer" in line:
@@ -111,6 +123,7 @@ def test_a_claim_and_its_outcome_reach_the_feed(live_app, teacher_page, browser,
         assert time.monotonic() < deadline, f"no claim in the feed: {feed_text(page)!r}"
         text = feed_text(page)
         if " claimed " in text:
+            assert seconds_since_last_move(live_app, code) <= 2, f"the claim came late: {text!r}"
             break
         if page.locator("#ask-button").is_visible():
             page.click("#ask-button")
