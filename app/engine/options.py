@@ -160,6 +160,11 @@ class Options:
         help=N_("A student who is stuck may ask for a hint (first letters and the length of each word, then "
                 "more letters); a hinted answer scores no bonus."))
 
+    hide_scores: bool = option(
+        False, label=N_("Scores hidden until the end of the hand"),
+        help=N_("While a hand is played no screen shows its scores or bonus points (the sets laid down stay "
+                "on the table); they appear when the hand ends."), rare=True)
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

@@ -161,6 +161,21 @@ def game_dict(view) -> dict[str, Any]:
     return out
 
 
+# The hand's figures a table with `hide_scores` keeps back while the hand is played (the one place that
+# strips them: every state, the teacher's overview and the move answer's state are built here).
+HIDDEN_FIGURES = ("scores", "bonus", "team_scores")
+
+
+def scores_hidden(table, finished: bool) -> bool:
+    """Whether this table's current hand's scores are kept back: `hide_scores` and the hand not over."""
+    return bool(table_options(table).hide_scores) and not finished
+
+
+def without_figures(game: dict[str, Any]) -> dict[str, Any]:
+    """A game dict without the hand's scores and bonus points (a copy: the engine's values are shared)."""
+    return {key: value for key, value in game.items() if key not in HIDDEN_FIGURES}
+
+
 def finished_hands(table) -> list[dict[str, Any]]:
     return [{"number": hand.number, **hand.result} for hand in table.hands if hand.result_json]
 
@@ -193,9 +208,13 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
     out["teacher"] = teacher
     out["hands"] = finished
     out["game"] = out["recent"] = out["last_answer"] = out["cards"] = None
+    out["scores_hidden"] = False
     poll = poll_ms
     if view is not None:
         out["game"] = game_dict(view)
+        if scores_hidden(table, view.finished):
+            out["game"] = without_figures(out["game"])
+            out["scores_hidden"] = True
         out["recent"] = list(view.recent)
         out["last_answer"] = view.last_answer
         if mask is not None:
@@ -212,14 +231,19 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
 
 
 def overview(tables: list) -> list[dict[str, Any]]:
-    """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings."""
+    """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings
+    (`hide_scores`: no scores while the hand is played, `scores_hidden` says so)."""
     rows = []
     for table in tables:
         row = summary(table)
         row["turn"] = row["scores"] = None
+        row["scores_hidden"] = False
         hand = table.current_hand
         if hand is not None and table.status == "playing":
             with store.playing(hand) as game:
                 row["turn"], row["scores"] = game.turn, dict(game.outcome().scores)
+                if scores_hidden(table, game.finished):
+                    del row["scores"]
+                    row["scores_hidden"] = True
         rows.append(row)
     return rows
