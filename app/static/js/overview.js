@@ -16,6 +16,9 @@ function start(root) {
         const hand = t.scores ? t.scores[seat.name] : null;
         const row = { name: seat.kind === "computer" ? gettext("%(name)s (computer)", { name: seat.name }) : seat.name,
           hand: hand, total: sums[seat.name] || 0 };
+        if (t.scores_hidden) {  // hide_scores: the server sends no score of the hand being played
+          return el("li", {}, gettext("%(name)s: this hand's score hidden until the end of the hand, %(total)s in the match", row));
+        }
         return el("li", {}, hand !== null && hand !== undefined ?
           gettext("%(name)s: %(hand)s this hand, %(total)s in the match", row) : gettext("%(name)s: %(total)s in the match", row));
       }));

@@ -61,8 +61,10 @@ function seatTile(s, index, name, sum) {
     el("p", { class: "count" }, withNumber(ngettext("%(num)d card", "%(num)d cards", count, { num: "%(num)d" }), count)),
     game.teams ? null : stacks(index, game.books[name] || []),
     game.teams ? null : el("div", { class: "figures" },
-      figure(game.scores[name] || 0, bonusOn && options.bonus_in_score === false ? gettext("Sets") : gettext("Score")),
-      bonusOn ? figure((game.bonus || {})[name] || 0, gettext("Bonus")) : null,
+      // hide_scores: the server sends no score or bonus while the hand is played; the match total stays.
+      s.scores_hidden ? null : figure(game.scores[name] || 0,
+        bonusOn && options.bonus_in_score === false ? gettext("Sets") : gettext("Score")),
+      bonusOn && !s.scores_hidden ? figure((game.bonus || {})[name] || 0, gettext("Bonus")) : null,
       figure(sum[name] || 0, gettext("Match"), "total")));
   return tile;
 }
@@ -70,6 +72,10 @@ function seatTile(s, index, name, sum) {
 function drawSeats(view, s, index) {
   const game = s.game, sum = totals(s);
   clear(view);
+  if (s.scores_hidden) {
+    view.append(el("p", { class: "scores-hidden", id: "scores-hidden",
+      text: gettext("This hand's scores are hidden until the end of the hand.") }));
+  }
   if (!game.teams) {
     view.append(el("h2", { class: "visually-hidden", text: gettext("Players") }),
       el("ul", { class: "seat-tiles", id: "players" }, game.players.map(function (name) { return seatTile(s, index, name, sum); })));
@@ -80,7 +86,8 @@ function drawSeats(view, s, index) {
       const id = "team-" + "AB"[t];
       groups.append(el("section", { class: "team-group", "aria-labelledby": id },
         el("div", { class: "team-head" },
-          el("h2", { id: id, text: gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: game.team_scores[t] }) }),
+          el("h2", { id: id, text: s.scores_hidden ? gettext("Team %(team)s", { team: "AB"[t] }) :
+            gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: game.team_scores[t] }) }),
           figure(sum[members[0]] || 0, gettext("Match"), "total")),
         stacks(index, (game.team_books || [])[t] || []),
         el("ul", { class: "seat-tiles" }, members.map(function (name) { return seatTile(s, index, name, sum); }))));

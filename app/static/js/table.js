@@ -44,10 +44,13 @@ export function renderTable(container, state, index, options) {
   container.append(turnLine);
 
   const table = el("table", { class: "players", id: "players" });
-  const bonusOn = bonus(state);
+  // hide_scores: no score or bonus while the hand is played (the server sends none); the sets stay.
+  const hidden = !!state.scores_hidden;
+  const bonusOn = bonus(state) && !hidden;
   const head = el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Cards") }),
     el("th", { scope: "col", text: gettext("Sets down") }), bonusOn ? el("th", { scope: "col", text: gettext("Bonus") }) : null,
-    el("th", { scope: "col", text: bonusApart(state) ? gettext("Sets") : gettext("Score") }), el("th", { scope: "col", text: gettext("Match") }));
+    hidden ? null : el("th", { scope: "col", text: bonusApart(state) ? gettext("Sets") : gettext("Score") }),
+    el("th", { scope: "col", text: gettext("Match") }));
   table.append(el("thead", {}, head));
   const body = el("tbody");
   game.players.forEach(function (name, i) {
@@ -61,11 +64,15 @@ export function renderTable(container, state, index, options) {
       el("td", { class: "count", text: String(game.hand_counts[name]) }),
       el("td", { class: "books" }, books.length ? books : "—"),
       bonusOn ? el("td", { class: "bonus", text: String(game.bonus[name] || 0) }) : null,
-      el("td", { class: "score", text: String(game.scores[name]) }),
+      hidden ? null : el("td", { class: "score", text: String(game.scores[name]) }),
       el("td", { class: "total", text: String(sum[name] || 0) }));
     body.append(row);
   });
   table.append(body);
+  if (hidden) {  // said before the players, so the match totals in the rows are not read as this hand's
+    container.append(el("p", { class: "scores-hidden", id: "scores-hidden",
+      text: gettext("This hand's scores are hidden until the end of the hand.") }));
+  }
   container.append(table);
 
   if (game.teams) {
@@ -73,8 +80,10 @@ export function renderTable(container, state, index, options) {
     game.teams.forEach(function (members, t) {
       const books = (game.team_books[t] || []).map(function (s) { return setName(index, s); });
       const sets = books.join(", ") || gettext("no sets yet");
-      teams.append(el("span", { class: "team" }, gettext("Team %(team)s (%(members)s): %(score)s — %(sets)s", {
-        team: "AB"[t], members: members.join(", "), score: game.team_scores[t], sets: sets })));
+      teams.append(el("span", { class: "team" }, hidden ?
+        gettext("Team %(team)s (%(members)s): %(sets)s", { team: "AB"[t], members: members.join(", "), sets: sets }) :
+        gettext("Team %(team)s (%(members)s): %(score)s — %(sets)s", {
+          team: "AB"[t], members: members.join(", "), score: game.team_scores[t], sets: sets })));
     });
     if (game.cancelled.length) {
       teams.append(el("span", { class: "team" }, gettext("Cancelled: %(sets)s",
