@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from gettext import NullTranslations
 from typing import Any, Mapping, Protocol, Union
 
-__all__ = ["Template", "N_", "N_plural", "Translations", "ENGLISH", "render", "Text", "BracedText", "say",
+__all__ = ["Template", "N_", "N_plural", "Translations", "ENGLISH", "render", "Text", "say",
            "Sentence"]
 
 Template = Union[str, tuple[str, str]]  # a sentence, or (singular, plural) chosen by the field `count`
@@ -88,14 +88,6 @@ class Text:
 
     def __str__(self) -> str:
         return self.render()
-
-
-class BracedText(Text):
-    """A sentence whose fields are written `{name}` (str.format): the engine's refusals (IllegalMove),
-    whose templates in app/engine/game.py are written so; otherwise a Text like any other."""
-
-    def fill(self, text: str, translations: Translations) -> str:
-        return text.format(**_values(self.params, translations)) if self.params else text
 
 
 def say(template: Template, **params: Any) -> Text:

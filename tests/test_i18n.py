@@ -78,7 +78,7 @@ def test_engine_refusals_translate_with_their_fields(app):
     refusal = game.check(Ask("Boris", "Anna", set="A"))
     assert refusal.code == "not-your-turn"
     with app.test_request_context("/"), force_locale("pt"):
-        assert gettext(refusal.template).format(**refusal.params) == "é a vez de Anna, não de Boris"
+        assert gettext(refusal.template) % refusal.params == "é a vez de Anna, não de Boris"
 
 
 def _script_catalog(page: str) -> dict:

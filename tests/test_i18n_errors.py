@@ -329,7 +329,7 @@ def test_a_refusal_around_a_refusal_says_both_in_the_readers_language():
     from app.services.errors import Conflict, Refused
     from app.decks.errors import N_, say
 
-    refusal = IllegalMove("not-your-turn", "it is {whose}'s turn, not {player}'s", whose="Anna", player="Boris")
+    refusal = IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", whose="Anna", player="Boris")
     assert Refused(refusal, code=refusal.code).render(catalog("pt")[1]) == "é a vez de Anna, não de Boris"
     moved_on = Conflict(say(N_("The table has moved on since your screen was drawn (version %(before)d, now "
                                "%(now)d) (%(reason)s); look again and choose again."), before=3, now=5,

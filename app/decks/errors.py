@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from ..sentences import (ENGLISH, N_, BracedText, N_plural, Sentence, Template, Text, Translations, render,
+from ..sentences import (ENGLISH, N_, N_plural, Sentence, Template, Text, Translations, render,
                          say)
 
-__all__ = ["ENGLISH", "N_", "BracedText", "N_plural", "Sentence", "Template", "Text", "Translations", "render",
+__all__ = ["ENGLISH", "N_", "N_plural", "Sentence", "Template", "Text", "Translations", "render",
            "say", "Problem", "DeckError"]
 
 

@@ -30,7 +30,7 @@ class SetupError(Sentence, ValueError):
     """A table that cannot be played: wrong number of players, a deal that is not the deck, ...
 
     Like OptionsError, a marked template with `%(name)s` fields (`template`, `params`) that the web app
-    says in the reader's language; str() is English. (IllegalMove's templates use `{name}` fields.)"""
+    says in the reader's language; str() is English."""
 
 
 def _and(items: Sequence[str]) -> str | Text:
@@ -499,7 +499,7 @@ class Game:
     def _player(self, name: str, move: Move) -> int:
         seat = self._seat.get(name)
         if seat is None:
-            raise IllegalMove("unknown-player", '"{name}" is not at this table', move, name=name)
+            raise IllegalMove("unknown-player", '"%(name)s" is not at this table', move, name=name)
         return seat
 
     def _on_turn(self, seat: int, move: Move, claims_any_time: bool = False) -> None:
@@ -510,7 +510,7 @@ class Game:
         if self._turn != seat:
             whose = self.turn
             assert whose is not None  # while sets are left, someone holds the turn
-            raise IllegalMove("not-your-turn", "it is {whose}'s turn, not {player}'s", move, whose=whose,
+            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move, whose=whose,
                               player=self.players[seat])
 
     # -- asking ---------------------------------------------------------------------------------
@@ -529,7 +529,7 @@ class Game:
         if target == seat:
             raise IllegalMove("ask-self", "you cannot ask yourself; ask another player", move)
         if self._team_of is not None and self._team_of[target] == self._team_of[seat]:
-            raise IllegalMove("ask-teammate", "{target} is your teammate; ask a player of the other team",
+            raise IllegalMove("ask-teammate", "%(target)s is your teammate; ask a player of the other team",
                               move, target=move.target)
         by_card = self.options.ask_by == "card"
         if (move.card is None) == (move.set is None):
@@ -544,26 +544,26 @@ class Game:
         if by_card:
             card = self._card_index.get(str(move.card))
             if card is None:
-                raise IllegalMove("unknown-card", 'there is no card "{card}" in this deck', move, card=str(move.card))
+                raise IllegalMove("unknown-card", 'there is no card "%(card)s" in this deck', move, card=str(move.card))
             if self._work[card] != card:
-                raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
+                raise IllegalMove("not-allowed", 'ask for "%(name)s": the two copies of the double deck are asked '
                                   'for as one', move, name=self._card_ids[self._work[card]])
             s = self._card_set[card]
         else:
             s = self._set_index.get(str(move.set))
             if s is None:
-                raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=str(move.set))
+                raise IllegalMove("unknown-set", 'there is no set "%(set)s" in this deck', move, set=str(move.set))
             if self._group[s] != s:
-                raise IllegalMove("not-allowed", 'ask for "{name}": the two copies of the double deck are asked '
+                raise IllegalMove("not-allowed", 'ask for "%(name)s": the two copies of the double deck are asked '
                                   'for as one', move, name=self._set_ids[self._group[s]])
         if self._hand_size[target] == 0:
-            raise IllegalMove("target-has-no-cards", "{target} has no cards left and cannot be asked",
+            raise IllegalMove("target-has-no-cards", "%(target)s has no cards left and cannot be asked",
                               move, target=move.target)
         if self._count[seat][s] == 0:
-            raise IllegalMove("set-not-held", "you may only ask for {set} while you hold one of its cards", move,
+            raise IllegalMove("set-not-held", "you may only ask for %(set)s while you hold one of its cards", move,
                               set=self._set_name(s))
         if card is not None and self._holds_work(seat, card) and not self.options.bluff_asks:
-            raise IllegalMove("card-already-held", "you hold {card} yourself; ask for a card you lack", move,
+            raise IllegalMove("card-already-held", "you hold %(card)s yourself; ask for a card you lack", move,
                               card=self._card_title(card))
         return seat, target, s, card
 
@@ -693,9 +693,9 @@ class Game:
             raise IllegalMove("not-allowed", self._must_pass_reason(seat), move)
         s = self._set_index.get(str(move.set))
         if s is None:
-            raise IllegalMove("unknown-set", 'there is no set "{set}" in this deck', move, set=move.set)
+            raise IllegalMove("unknown-set", 'there is no set "%(set)s" in this deck', move, set=move.set)
         if self._set_winner[s] is not None or self._set_ids[s] in self._cancelled:
-            raise IllegalMove("not-allowed", "{set} is already down; claim a set still in play",
+            raise IllegalMove("not-allowed", "%(set)s is already down; claim a set still in play",
                               move, set=self._set_name(s))
         named: dict[int, int] = {}
         holders = move.holders if isinstance(move.holders, tuple) else ()
@@ -704,19 +704,19 @@ class Game:
         for name, cards in holders:
             holder = self._player(str(name), move)
             if self._team_of[holder] != self._team_of[seat]:
-                raise IllegalMove("invalid-claim", "{name} is not on your team; a claim names only your team's players",
+                raise IllegalMove("invalid-claim", "%(name)s is not on your team; a claim names only your team's players",
                                   move, name=name)
             for card_id in cards:
                 card = self._card_index.get(str(card_id))
                 if card is None or self._card_set[card] != s:
-                    raise IllegalMove("invalid-claim", '"{card}" is not a card of {set}', move, card=card_id,
+                    raise IllegalMove("invalid-claim", '"%(card)s" is not a card of %(set)s', move, card=card_id,
                                       set=self._set_name(s))
                 if card in named:
-                    raise IllegalMove("invalid-claim", "{card} is named twice", move, card=self._card_title(card))
+                    raise IllegalMove("invalid-claim", "%(card)s is named twice", move, card=self._card_title(card))
                 named[card] = holder
         missing = [c for c in self._set_cards[s] if c not in named]
         if missing:
-            raise IllegalMove("invalid-claim", "a claim names the holder of every card of the set; missing: {cards}",
+            raise IllegalMove("invalid-claim", "a claim names the holder of every card of the set; missing: %(cards)s",
                               move, cards=", ".join(self._card_title(c) for c in missing))
         return seat, s, named
 
@@ -809,7 +809,7 @@ class Game:
                 raise IllegalMove("not-allowed", "hand the turn to a player of the other team", move)
             raise IllegalMove("not-allowed", "hand the turn to a teammate", move)
         if self._hand_size[to] == 0:
-            raise IllegalMove("target-has-no-cards", "{target} has no cards left; choose a player who has",
+            raise IllegalMove("target-has-no-cards", "%(target)s has no cards left; choose a player who has",
                               move, target=move.to)
         return seat, to
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..decks.errors import N_, BracedText, Sentence
+from ..decks.errors import N_, Sentence, Text
 
 __all__ = ["Ask", "Answer", "Claim", "PassTurn", "Move", "MOVE_FIELDS", "move_from_dict", "N_", "IllegalMove"]
 
@@ -117,10 +117,10 @@ class IllegalMove(Sentence):
 
     The sentence is an English template with named fields (`template`, `params`), so the web app can
     say it in the reader's language like any other Sentence (`render(translations)`); `message` is the
-    English sentence. The templates are written with `{name}` fields (a BracedText)."""
+    English sentence. The templates are marked like every other (`%(name)s` fields)."""
 
     def __init__(self, code: str, template: str, move: Move | None = None, **params: str):
         self.code = code
         self.move = move
-        super().__init__(BracedText(template, params))
+        super().__init__(Text(template, params))
         self.args = (f"{code}: {self.message}",)

@@ -52,16 +52,16 @@ BACK_TEXT = (
        "duplex mode (--duplex long or --duplex short). Print this page again with the new offsets: every "
        "scale should then read 0."),
 )
-OFFSET_NOTE = {"long": N_("Back offset printed with: x {x} mm, y {y} mm, long-edge duplex."),
-               "short": N_("Back offset printed with: x {x} mm, y {y} mm, short-edge duplex.")}
+OFFSET_NOTE = {"long": N_("Back offset printed with: x %(x)s mm, y %(y)s mm, long-edge duplex."),
+               "short": N_("Back offset printed with: x %(x)s mm, y %(y)s mm, short-edge duplex.")}
 
 
 def render_alignment(options: PrintOptions, language: str = SOURCE_LANGUAGE) -> bytes:
     font_pair = fonts()
     words = translations(language)
     paper = geometry.PAPERS[options.paper]
-    offset_note = words.gettext(OFFSET_NOTE[options.duplex]).format(x=f"{options.back_offset[0]:+g}",
-                                                                    y=f"{options.back_offset[1]:+g}")
+    offset_note = words.gettext(OFFSET_NOTE[options.duplex]) % {"x": f"{options.back_offset[0]:+g}",
+                                                                 "y": f"{options.back_offset[1]:+g}"}
     front = (words.gettext("Duplex alignment test: front"), *(words.gettext(p) for p in FRONT_TEXT), offset_note)
     back = (words.gettext("Duplex alignment test: back"), *(words.gettext(p) for p in BACK_TEXT), offset_note)
     ruler = words.gettext("100 mm")

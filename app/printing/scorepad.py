@@ -59,18 +59,18 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
     font_pair = fonts()
     words = translations(language)
     title = words.gettext("Score pad")
-    line = "{game} ____________________   {deck} ____________________   {date} ______________".format(
-        game=words.gettext("Game"), deck=words.gettext("Deck"), date=words.gettext("Date"))
+    blank = "____________________"
+    line = f'{words.gettext("Game")} {blank}   {words.gettext("Deck")} {blank}   {words.gettext("Date")} {blank[:14]}'
     rule = words.gettext("One point for each set laid down. Write each hand's sets under each player; "
                          "add them up at the end.")
-    player, total, hand_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand {number}")
+    player, total, hand_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand %(number)d")
     where = Text.of(N_("the score pad"))
     font_pair.check([(where, text) for text in (title, line, rule, player, total, hand_row)],
                     Text.of(N_("the score pad (%(language)s)"), language=language))
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, font_pair, title)
-    canvas.setSubject(words.ngettext("{num} player", "{num} players", players).format(num=players) + ", "
-                      + words.ngettext("{num} hand", "{num} hands", hands).format(num=hands))
+    canvas.setSubject(words.ngettext("%(num)d player", "%(num)d players", players) % {"num": players} + ", "
+                      + words.ngettext("%(num)d hand", "%(num)d hands", hands) % {"num": hands})
 
     def text(value: str, x: float, y: float, w: float, h: float, bold: bool = False, size_pt: float = 10,
              align: str = "centre") -> None:
@@ -94,7 +94,7 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
     canvas.setFillColor(MUTED)
     text(player, xs[0], ys[1], xs[1] - xs[0], ys[0] - ys[1], size_pt=9)
     for hand in range(1, len(ys) - 2):
-        text(hand_row.format(number=hand), xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
+        text(hand_row % {"number": hand}, xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
     canvas.setFillColor(INK)
     text(total, xs[0], ys[-1], xs[1] - xs[0], ys[-2] - ys[-1], bold=True, size_pt=10)
     canvas.showPage()

@@ -17,8 +17,8 @@ from .language import N_, translations
 CREATOR = "Authors Classroom"
 MARK_WIDTH = 0.25  # points
 MAX_OFFSET = 20.0  # mm; a printer further off than this needs mending, not an offset
-FOOTER = N_("{title} · sheet {number} of {count} · print at 100% (actual size)")  # in the deck's language
-PDF_TITLE = N_("{title} - cards")
+FOOTER = N_("%(title)s · sheet %(number)d of %(count)d · print at 100%% (actual size)")  # in the deck's language
+PDF_TITLE = N_("%(title)s - cards")
 BACKS = {"long": N_(", backs for long-edge duplex"), "short": N_(", backs for short-edge duplex")}
 
 
@@ -73,10 +73,10 @@ def render_deck(deck: Deck, options: PrintOptions) -> bytes:
                     Text.of(N_('the deck "%(deck)s"'), deck=deck.id))
     layout = options.layout()
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, options.paper, font_pair, words.gettext(PDF_TITLE).format(title=deck.title))
-    subject = words.ngettext("{count} {size} card on {paper} paper", "{count} {size} cards on {paper} paper",
+    canvas = new_canvas(buffer, options.paper, font_pair, words.gettext(PDF_TITLE) % {"title": deck.title})
+    subject = words.ngettext("%(count)d %(size)s card on %(paper)s paper", "%(count)d %(size)s cards on %(paper)s paper",
                              deck.card_count)
-    canvas.setSubject(subject.format(count=deck.card_count, size=options.card, paper=options.paper)
+    canvas.setSubject(subject % {"count": deck.card_count, "size": options.card, "paper": options.paper}
                       + (words.gettext(BACKS[options.duplex]) if options.backs else ""))
     if options.backs:
         w, h, bleed = pt(layout.card[0]), pt(layout.card[1]), pt(layout.bleed)
@@ -87,7 +87,7 @@ def render_deck(deck: Deck, options: PrintOptions) -> bytes:
     batches = geometry.sheets(len(cards), layout.per_sheet)
     for number, batch in enumerate(batches, 1):
         _front_sheet(canvas, look, layout, [cards[i] for i in batch])
-        _footer(canvas, font_pair, layout, footer.format(title=deck.title, number=number, count=len(batches)))
+        _footer(canvas, font_pair, layout, footer % {"title": deck.title, "number": number, "count": len(batches)})
         canvas.showPage()
         if options.backs:
             _back_sheet(canvas, layout, len(batch), options)
