@@ -100,6 +100,17 @@ class Seat(SeatMixin, db.Model):
     name = db.Column(db.String(40), nullable=True)                    # None: a human seat nobody has taken
     name_key = db.Column(db.String(40), nullable=True)                # casefolded name: unique at a table
     token_hash = db.Column(db.String(64), nullable=True)              # sha256 of the seat's secret token
+    # Presence (issue #19): when a screen of this seat last polled, written at most once per
+    # app/store/presence.py WRITE_EVERY seconds (the seat is away once it is older than AWAY_AFTER).
+    seen_at = db.Column(db.Float, nullable=True)
+    # A computer standing in for the student while she is away: kind is "computer" (the usual machinery
+    # moves it), the name and the token stay hers, and her next poll hands the seat back.
+    stand_in = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    # Another device asks for this (away) seat back: the hash of its secret token (the seat's token once
+    # the teacher lets it in), when it asked (it expires), and whether the teacher refused it.
+    claim_hash = db.Column(db.String(64), nullable=True)
+    claim_at = db.Column(db.Float, nullable=True)
+    claim_refused = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
 
     table = db.relationship("Table", back_populates="seats")
 

@@ -35,7 +35,7 @@ def test_the_migrations_build_the_models_schema(tmp_path, monkeypatch):
         try:
             with db.engine.connect() as connection:
                 context = MigrationContext.configure(connection)
-                assert context.get_current_revision() == "0008"
+                assert context.get_current_revision() == "0009"
                 differences = compare_metadata(context, db.metadata)
             assert differences == [], differences
         finally:
@@ -83,7 +83,7 @@ def test_the_table_language_migration_adds_the_column_and_old_tables_play_in_eng
                     "VALUES ('ACEFHK', '', 'standard-52', 'standard', '{}', 'hands', 1, 'lobby', 1, 0, 0, 0, 1)"))
             flask_migrate.upgrade(directory=str(MIGRATIONS))
             with db.engine.connect() as connection:
-                assert MigrationContext.configure(connection).get_current_revision() == "0008"
+                assert MigrationContext.configure(connection).get_current_revision() == "0009"
                 assert connection.execute(text("SELECT language FROM play_tables WHERE code = 'ACEFHK'")).scalar() == "en"
         finally:
             db.engine.dispose()

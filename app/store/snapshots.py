@@ -35,6 +35,12 @@ class SeatSnapshot(SeatMixin):
     name: str | None
     name_key: str | None
     token_hash: str | None
+    # presence, a computer standing in, a request to have the seat back (app/store/presence.py)
+    seen_at: float | None = None
+    stand_in: bool = False
+    claim_hash: str | None = None
+    claim_at: float | None = None
+    claim_refused: bool = False
 
 
 @dataclass(frozen=True, eq=False)
