@@ -6,8 +6,9 @@ Accept-Language, else English. Catalogs live in app/translations/ (`make i18n-up
 """
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from babel import Locale, dates, numbers
 from babel.messages.extract import extract
@@ -129,8 +130,9 @@ def init_app(app: Flask) -> None:
 
 # ----------------------------------------------------------------------------------------------------
 # Dates and numbers as the reader's language writes them (CLDR, with Babel), as the Jinja
-# filters datetime, date, number and percent. Times stay in UTC (BABEL_DEFAULT_TIMEZONE), as the pages
-# say. CSV exports do not use these: they keep ISO dates and plain numbers for the programs that read them.
+# filters datetime, date, number and percent. Times are in the reader's time zone: a teacher's, once
+# the browser has told it (app/services/time_zones.py; the web edge puts its name in g.time_zone), else
+# UTC, and the pages say which. CSV exports do not use these: they keep ISO dates and plain numbers for the programs that read them.
 # ----------------------------------------------------------------------------------------------------
 FORMAT_LOCALES = {"pt": "pt_PT"}  # the catalogs' Portuguese is European: so are its dates and numbers
 
@@ -139,6 +141,16 @@ def format_locale() -> Locale:
     """The locale whose conventions the page's dates and numbers follow (the interface language's)."""
     locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     return Locale.parse(FORMAT_LOCALES.get(str(locale), str(locale)))
+
+
+def time_zone_name() -> str | None:
+    """The reader's time zone by name ("Europe/Paris"), None when it is not known (then times are UTC)."""
+    return g.get("time_zone") if has_request_context() else None
+
+
+def reader_zone() -> tzinfo:
+    name = time_zone_name()
+    return ZoneInfo(name) if name else timezone.utc
 
 
 def _moment(value) -> datetime | None:
@@ -150,6 +162,12 @@ def _moment(value) -> datetime | None:
     return datetime.fromtimestamp(float(value), timezone.utc)
 
 
+def _local(value) -> datetime | None:
+    """The moment in the reader's time zone."""
+    moment = _moment(value)
+    return None if moment is None else moment.astimezone(reader_zone())
+
+
 def iso_time(value) -> str:
     """The same moment for machines (a <time datetime> attribute): 2026-11-30T14:39:00Z."""
     moment = _moment(value)
@@ -157,15 +175,15 @@ def iso_time(value) -> str:
 
 
 def format_when(value) -> str:
-    """A date and time to the minute, in UTC: "Nov 30, 2026, 2:39 PM", "30 нояб. 2026 г., 14:39",
-    "30 nov. 2026, 14:39", "30/11/2026, 14:39"."""
-    moment = _moment(value)
+    """A date and time to the minute, in the reader's time zone (UTC when it is not known): "Nov 30, 2026,
+    2:39 PM", "30 нояб. 2026 г., 14:39", "30 nov. 2026, 14:39", "30/11/2026, 14:39"."""
+    moment = _local(value)
     if moment is None:
         return ""
     locale = format_locale()
     pattern = locale.datetime_formats.get("medium", "{1} {0}")
     return pattern.replace("{1}", dates.format_date(moment, "medium", locale=locale)).replace(
-        "{0}", dates.format_time(moment, "short", tzinfo=timezone.utc, locale=locale))
+        "{0}", dates.format_time(moment, "short", tzinfo=moment.tzinfo, locale=locale))
 
 
 def format_day(value) -> str:
@@ -173,7 +191,7 @@ def format_day(value) -> str:
     if value is None or value == "":
         return ""
     if isinstance(value, datetime) or not isinstance(value, date):
-        value = _moment(value)
+        value = _local(value)
     return dates.format_date(value, "medium", locale=format_locale())
 
 

@@ -164,6 +164,9 @@ class Teacher(db.Model):
     password_hash = db.Column(db.String(255), nullable=False)          # werkzeug.security (scrypt)
     created_at = db.Column(db.Float, nullable=False, default=_now)
     invited_by = db.Column(db.Integer, nullable=True)
+    # The teacher's time zone (an IANA name such as "Europe/Paris", sent by the browser and checked with
+    # zoneinfo: app/services/time_zones.py); None: not known yet, times are shown in UTC.
+    time_zone = db.Column(db.String(64), nullable=True)
 
     # Flask-Login: the id in the session names the account and the secret token of this browser's
     # log-in (a TeacherLogin row, set by app/services/accounts.py), so a log-out ends exactly it.

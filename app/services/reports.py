@@ -14,8 +14,9 @@ import csv
 import io
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Iterable
+from zoneinfo import ZoneInfo
 
 from ..decks.errors import N_, N_plural, say
 from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
@@ -36,23 +37,29 @@ FORMULA_STARTS = ("=", "+", "-", "@")
 class Period:
     first: date
     last: date           # inclusive
+    zone: str | None = None  # the days are the teacher's (an IANA name), None: UTC days
+
+    @property
+    def tz(self) -> tzinfo:
+        return ZoneInfo(self.zone) if self.zone else timezone.utc
 
     @property
     def start(self) -> float:
-        return datetime(self.first.year, self.first.month, self.first.day, tzinfo=timezone.utc).timestamp()
+        return datetime(self.first.year, self.first.month, self.first.day, tzinfo=self.tz).timestamp()
 
     @property
     def end(self) -> float:
         following = self.last + timedelta(days=1)
-        return datetime(following.year, following.month, following.day, tzinfo=timezone.utc).timestamp()
+        return datetime(following.year, following.month, following.day, tzinfo=self.tz).timestamp()
 
     def query(self) -> dict[str, str]:
         return {"from": self.first.isoformat(), "to": self.last.isoformat()}
 
 
-def period(from_text: str | None, to_text: str | None, today: date | None = None) -> Period:
-    """The days asked for (YYYY-MM-DD, UTC, both included); by default the last 30 days."""
-    today = today or datetime.now(timezone.utc).date()
+def period(from_text: str | None, to_text: str | None, today: date | None = None, zone: str | None = None) -> Period:
+    """The days asked for (YYYY-MM-DD, both included), days of the teacher's time zone `zone` (an IANA
+    name checked by app/services/time_zones.py; None: UTC); by default the last 30 days."""
+    today = today or datetime.now(ZoneInfo(zone) if zone else timezone.utc).date()
 
     def day(text: str | None, what: str) -> date | None:
         if not text:
@@ -70,7 +77,7 @@ def period(from_text: str | None, to_text: str | None, today: date | None = None
     if (last - first).days > MAX_DAYS:
         raise BadRequest(say(N_plural("a report covers at most %(num)d day", "a report covers at most %(num)d days"),
                              num=MAX_DAYS), code="bad-date")
-    return Period(first, last)
+    return Period(first, last, zone)
 
 
 @dataclass
@@ -304,6 +311,8 @@ def own_table(teacher_id: int, code: str) -> Table:
 # ----------------------------------------------------------------------------------------------------
 # CSV: for programs and spreadsheets, so in every interface language the same English column names and
 # results (right, almost, right with a hint, wrong, passed), ISO dates (UTC) and plain numbers, never the page's localised ones.
+# The answers CSV keeps its first column `time (UTC)` and adds, last, `local time`: the same moment in the
+# teacher's time zone, ISO 8601 with its offset (2026-01-15 13:00:00+01:00), so a program needs no zone table.
 # ----------------------------------------------------------------------------------------------------
 def safe_cell(value: Any) -> str:
     """A cell a spreadsheet shows as text: one starting with = + - @, or with anything a spreadsheet may
@@ -332,15 +341,21 @@ def _time(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _local_time(timestamp: float, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(timestamp, zone).isoformat(sep=" ", timespec="seconds")
+
+
 RESULTS = {"right": "right", "almost": "almost", "hinted": "right with a hint", "wrong": "wrong", "passed": "passed"}
 
 
 def answers_csv(report: Report) -> str:
     """Every answer; `named in` is "answer" (a prompt after a card came) or "ask" (named in the ask)."""
+    zone = report.period.tz
     return to_csv(["time (UTC)", "table", "table name", "deck", "hand", "student", "set", "work", "typed",
-                   "result", "named in"],
+                   "result", "named in", "local time"],
                   ([_time(a.time), a.table, a.table_name, a.deck, a.hand, a.student, a.set_name, a.work,
-                    a.typed if a.typed is not None else "", RESULTS[a.verdict], a.kind] for a in report.answers))
+                    a.typed if a.typed is not None else "", RESULTS[a.verdict], a.kind, _local_time(a.time, zone)]
+                   for a in report.answers))
 
 
 def students_csv(report: Report) -> str:

@@ -4,15 +4,16 @@ browser's log-in in the session cookie; the log-in itself is a row in the databa
 checked on every request, so logging out ends it wherever the cookie was saved."""
 from __future__ import annotations
 
-from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from itsdangerous import BadData, URLSafeTimedSerializer
 
 from ..i18n import translated
-from ..services import accounts
+from ..services import accounts, time_zones
 from ..store.codes import new_token
-from ..services.errors import ServiceError
+from ..decks.errors import N_
+from ..services.errors import BadRequest, ServiceError
 from .links import public_url
 from .seating import wants_json
 
@@ -53,6 +54,7 @@ def note_login_in_use():
     written down now and then. A browser logged in as nobody (a student's) is not touched."""
     if "_user_id" in session and current_user.is_authenticated:
         accounts.note_seen(current_user._get_current_object())
+        g.time_zone = time_zones.zone_of(current_user)  # the times this teacher reads (app/i18n.py)
 
 
 @login_manager.unauthorized_handler
@@ -192,6 +194,17 @@ def change_password():
     except ServiceError as exc:
         return _account_page(exc.status, error=translated(exc))
     return _account_page(done=_("Your password is changed; any other browser logged in as you is logged out."))
+
+
+@bp.post("/account/time-zone")
+@login_required
+def time_zone():
+    """The browser's time zone, sent once by js/time_zone.js: {"time_zone": "Europe/Paris"}. The teacher's
+    pages then show times in it; a name zoneinfo does not know is a 400 with a sentence."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "time_zone" not in body:
+        raise BadRequest(N_('send JSON such as {"time_zone": "Europe/Paris"}'), code="bad-time-zone")
+    return jsonify(time_zone=time_zones.remember(current_user._get_current_object(), body["time_zone"]))
 
 
 @bp.post("/account/invitations")

@@ -2,7 +2,7 @@
 name-the-work, the works each deck's players name least; CSV exports. Teachers only, their own tables."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, g, render_template, request
 from flask_login import current_user
 
 from ..services import reports
@@ -19,7 +19,8 @@ def teachers_only():
 
 
 def _period() -> reports.Period:
-    return reports.period(request.args.get("from"), request.args.get("to"))
+    """The days asked for, days of the teacher's time zone once the browser has told it (else UTC)."""
+    return reports.period(request.args.get("from"), request.args.get("to"), zone=g.get("time_zone"))
 
 
 def _student() -> str | None:
@@ -48,7 +49,8 @@ def _page(report: reports.Report, table):
         csv_args["table"] = table.code
     if _student():
         csv_args["student"] = _student()
-    return render_template("reports/index.html", report=report, student=_student(), table=table, csv_args=csv_args)
+    return render_template("reports/index.html", report=report, student=_student(), table=table, csv_args=csv_args,
+                           time_zone=g.get("time_zone"))
 
 
 def _csv(text: str, name: str) -> Response:
