@@ -77,6 +77,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(accounts.bp)
     app.register_blueprint(studio.bp)
     app.register_blueprint(reports.bp)
+    from .web import classes
+    app.register_blueprint(classes.bp)
     errors.register(app)
     from .web import guard, polling
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)

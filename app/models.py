@@ -74,6 +74,7 @@ class Table(TableMixin, db.Model):
     locked = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     # Seconds between computer players' moves at this table (1-5, the teacher's choice); None: the app's.
     pace_seconds = db.Column(db.Float, nullable=True)
+    class_id = db.Column(db.Integer, nullable=True)  # opened for a class (SchoolClass): students pick their name
     version = db.Column(db.Integer, nullable=False, default=0)
 
     seats = db.relationship("Seat", order_by="Seat.position", back_populates="table", lazy="selectin",
@@ -100,6 +101,7 @@ class Seat(SeatMixin, db.Model):
     name = db.Column(db.String(40), nullable=True)                    # None: a human seat nobody has taken
     name_key = db.Column(db.String(40), nullable=True)                # casefolded name: unique at a table
     token_hash = db.Column(db.String(64), nullable=True)              # sha256 of the seat's secret token
+    student_id = db.Column(db.Integer, nullable=True)                 # the roster student who took it (RosterStudent)
     # Presence (issue #19): when a screen of this seat last polled, written at most once per
     # app/store/presence.py WRITE_EVERY seconds (the seat is away once it is older than AWAY_AFTER).
     seen_at = db.Column(db.Float, nullable=True)
@@ -287,3 +289,34 @@ class IdempotencyKey(db.Model):
     fingerprint = db.Column(db.String(64), nullable=False)  # sha256 of who sent what: a reused key is refused
     response_json = db.Column(db.Text, nullable=False)
     created_at = db.Column(db.Float, nullable=False, default=_now, index=True)
+
+
+# ----------------------------------------------------------------------------------------------------
+# Classes and rosters (issue #19)
+# ----------------------------------------------------------------------------------------------------
+class SchoolClass(db.Model):
+    """A teacher's class: a roster of first names, no student accounts (app/services/classes.py). A
+    table opened for it lets its students join by picking their name; their results join up."""
+    __tablename__ = "classes"
+
+    id = db.Column(db.Integer, primary_key=True)
+    teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)
+    name = db.Column(db.String(80), nullable=False)
+    word = db.Column(db.String(12), nullable=True)  # the class word a joining student types, shown on the projector
+    created_at = db.Column(db.Float, nullable=False, default=_now)
+    students = db.relationship("RosterStudent", order_by="RosterStudent.name_key", lazy="selectin",
+                               cascade="all, delete-orphan")
+
+
+class RosterStudent(db.Model):
+    """One first name of a class's roster. Taken off the roster, a student is `removed` (no longer offered
+    to join) and kept, so their results stay in the reports."""
+    __tablename__ = "class_students"
+    __table_args__ = (db.UniqueConstraint("class_id", "name_key", name="uq_class_students_name"),)
+
+    id = db.Column(db.Integer, primary_key=True)
+    class_id = db.Column(db.Integer, db.ForeignKey("classes.id"), nullable=False, index=True)
+    name = db.Column(db.String(40), nullable=False)
+    name_key = db.Column(db.String(40), nullable=False)
+    removed = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    created_at = db.Column(db.Float, nullable=False, default=_now)
