@@ -8,19 +8,31 @@ from typing import Callable
 from sqlalchemy import bindparam, select
 
 from ..db import db
-from . import fast
+from . import fast, presence
 from ..models import Seat, Table
 from .codes import token_matches
 
 VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bot_at, Table.teacher_id,
-                            Seat.position, Seat.token_hash)
+                            Seat.position, Seat.token_hash,
+                            # [7:] presence (presence.py): the seat's id, last poll, stand-in, request back
+                            Seat.id, Seat.seen_at, Seat.stand_in, Seat.claim_hash, Seat.claim_at, Seat.claim_refused)
                      .join(Seat, Seat.table_id == Table.id).where(Table.code == bindparam("code")))
 
 
-def etag(table_id: int, version: int, seat: int | None, teacher: bool, held) -> str:
+def etag(table_id: int, version: int, seat: int | None, teacher: bool, held, presence: str = "") -> str:
     """The ETag of the state a browser is shown: the table's version, the seat it looks from, whether it
-    is the teacher's, and the seats it holds."""
-    return f"t{table_id}-v{version}-s{'p' if seat is None else seat}-{int(teacher)}-{'.'.join(map(str, held))}"
+    is the teacher's, and the seats it holds; for the teacher also the seats' presence
+    (presence.teacher_stamp), which changes without the table's version."""
+    seen = f"p{presence}-" if teacher else ""
+    return f"t{table_id}-v{version}-{seen}s{'p' if seat is None else seat}-{int(teacher)}-{'.'.join(map(str, held))}"
+
+
+def seen_due(rows, tokens, now: float) -> list[int]:
+    """The ids of the seats (from `version_rows`) whose tokens the browser holds and whose presence is
+    due a write (presence.stale)."""
+    tokens = tokens if isinstance(tokens, dict) else {}
+    return [row[7] for row in rows
+            if token_matches(tokens.get(str(row[5])), row[6]) and presence.stale(row[8], now)]
 
 
 def version_rows(code: str) -> list:
@@ -54,9 +66,12 @@ def unchanged_etag(rows, tokens, asked, is_owner: Callable[[int], bool]) -> str 
     if status == "playing" and time.time() >= next_bot_at:
         return None  # a computer player may be due: the full answer lets it move
     tokens = tokens if isinstance(tokens, dict) else {}
-    held = sorted(row[5] for row in rows if token_matches(tokens.get(str(row[5])), row[6]))
+    mine = [row for row in rows if token_matches(tokens.get(str(row[5])), row[6])]
+    held = sorted(row[5] for row in mine)
     if len(held) != len(tokens):
         return None  # a stale token: the full answer forgets it
+    if any(row[9] for row in mine):
+        return None  # a computer stands in for this browser's seat: the full answer hands it back
     if asked not in (None, ""):
         try:
             seat = int(asked)
@@ -66,4 +81,6 @@ def unchanged_etag(rows, tokens, asked, is_owner: Callable[[int], bool]) -> str 
             return None
     else:
         seat = held[0] if len(held) == 1 else None
-    return etag(table_id, version, seat, owner is not None and is_owner(owner), held)
+    teacher = owner is not None and is_owner(owner)
+    stamp = presence.teacher_stamp([(row[5], row[6], *row[8:13]) for row in rows], time.time()) if teacher else ""
+    return etag(table_id, version, seat, teacher, held, stamp)

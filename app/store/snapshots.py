@@ -41,6 +41,7 @@ class SeatSnapshot(SeatMixin):
     claim_hash: str | None = None
     claim_at: float | None = None
     claim_refused: bool = False
+    student_id: int | None = None  # the roster student who took the seat (models.Seat)
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +88,7 @@ class TableSnapshot(TableMixin):
     paused: bool
     locked: bool
     pace_seconds: float | None
+    class_id: int | None = None  # opened for a class (models.Table)
     seats: tuple[SeatSnapshot, ...] = ()
     hands: tuple[HandSnapshot, ...] = ()
 

@@ -12,6 +12,8 @@ database error) goes on to the full answer of api.table_state, which builds the 
 """
 from __future__ import annotations
 
+import time
+
 from flask import Flask, request, session
 from flask_login import current_user
 from werkzeug.http import parse_cookie, parse_etags
@@ -23,6 +25,7 @@ from .. import store
 from ..store.codes import is_valid_code, normalize_code
 
 CHECKED = "authors.poll_checked"  # set in the WSGI environ by FastPoll when its check found a change
+SEEN = "authors.poll_seen"        # set by FastPoll once it recorded the presence of the browser's seats
 POLL_ENDPOINT = "api.table_state"
 
 
@@ -36,9 +39,22 @@ def not_modified_etag(code: str) -> str | None:
     rows = store.version_rows(clean)
     seats = session.get("seats")
     tokens = seats.get(clean) if isinstance(seats, dict) else None
+    if tokens:
+        now = time.time()
+        store.presence.mark_seen(store.seen_due(rows, tokens, now), now)
+        request.environ[SEEN] = True
     tag = store.unchanged_etag(rows, tokens, request.args.get("seat"),
                                lambda owner: current_user.is_authenticated and current_user.id == owner)
     return tag if tag and request.if_none_match.contains(tag) else None
+
+
+def mark_seen(seats) -> None:
+    """The full answer's part of presence: these seats (held by the browser) polled now. Written only
+    when the stored time is old (presence.WRITE_EVERY), and not again when a poll door already did."""
+    if request.environ.get(SEEN):
+        return
+    now = time.time()
+    store.presence.mark_seen([s.id for s in seats if store.presence.stale(s.seen_at, now)], now)
 
 
 class FastPoll:
@@ -50,6 +66,7 @@ class FastPoll:
         self.serializer = app.session_interface.get_signing_serializer(app)
         self.max_age = int(app.permanent_session_lifetime.total_seconds())
         self.rows = store.poll_reader(app)
+        self.mark_seen = store.presence.writer(app)
         # Bound once: binding the URL map to each request's environ costs more than the poll's query.
         self.routes = app.url_map.bind("localhost")
 
@@ -93,5 +110,10 @@ class FastPoll:
         asked = parse_qs(environ.get("QUERY_STRING", "")).get("seat", [None])[0]
         rows = self.rows(clean)
         environ[CHECKED] = True  # the view need not run the same query again to find the same answer
+        now = time.time()
+        due = store.seen_due(rows, tokens, now)  # presence: a write at most every WRITE_EVERY s a seat
+        if due:
+            self.mark_seen(due, now)
+        environ[SEEN] = True
         tag = store.unchanged_etag(rows, tokens, asked, lambda owner: False)
         return tag if tag and parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(tag) else None
