@@ -131,6 +131,10 @@ class Options:
         help=N_("Literature with playing cards: sets of the four cards of one rank instead of half-suits."),
         rules=LITERATURE, rare=True)
     # -- the classroom ------------------------------------------------------------------------------
+    stand_in_after: int | None = option(
+        None, label=N_("A computer plays for an away student after (minutes)"),
+        help=N_("The app only: a student whose screen has not been seen for this many minutes (1 to 10) gets a "
+                "computer playing for them until they are back; blank: only when the teacher asks."), rare=True)
     name_the_work: bool = option(
         False, label=N_("Name the work for a bonus point"),
         help=N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."))
@@ -262,5 +266,8 @@ def _check(options: Options) -> None:
         raise OptionsError(N_('option "%(name)s" is not played with "%(other)s"'), name="double_deck", other="claims")
     if options.named_asks and options.ask_by != "card":
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="named_asks", needed="ask_by: card")
+    if options.stand_in_after is not None and not 1 <= options.stand_in_after <= 10:
+        raise OptionsError(N_('option "%(name)s" is a number of minutes from %(least)d to %(most)d'),
+                           name="stand_in_after", least=1, most=10)
     if options.jokers and options.removed_rank is None:
         raise OptionsError(N_('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)'))

@@ -10,11 +10,13 @@ import hashlib
 import json
 import secrets
 import time
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app
 
 from .. import store
+from ..store import presence
 from ..decks.errors import N_, say
 from ..engine import match
 from ..engine.bots import BOTS, make_bot
@@ -78,7 +80,8 @@ def deal(table: Table, wait: float = 0.0) -> Hand:
     header.pop("moves", None)
     hand = Hand(number=number, header_json=json.dumps(header, ensure_ascii=False))
     table.hands.append(hand)
-    table.next_bot_at = time.time() + wait if _computer_turn(table, game) else NO_COMPUTER
+    now = time.time()
+    table.next_bot_at = now + wait if _computer_turn(table, game) else _person_wait(table, game.turn, now)
     return hand
 
 
@@ -164,7 +167,7 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     except IllegalMove as refusal:
         raise Refused(refusal, code=refusal.code) from None
     now = time.time()
-    next_bot_at = now + pace(table) if _computer_turn(table, game) else NO_COMPUTER
+    next_bot_at = now + pace(table) if _computer_turn(table, game) else _person_wait(table, game.turn, now)
     row = {**move.to_dict(), **(extra or {})}
     version = store.append_move(table, hand.id, len(game.moves) - 1, row, now,
                                 None if game.finished else next_bot_at)
@@ -295,7 +298,13 @@ def _advance(table, now: float | None = None) -> tuple[int, Any]:
     while steps < limit:
         clock = time.time() if now is None else now
         if _bot_due(table, clock) is None:
-            break
+            if not _person_due(table, clock):
+                break
+            fresh = store.by_id(table.id)  # a computer now stands in: it moves next
+            if fresh is None:
+                break
+            table = fresh
+            continue
         try:
             with store.moving(table) as locked:
                 table = locked
@@ -310,6 +319,93 @@ def _advance(table, now: float | None = None) -> tuple[int, Any]:
             break
         steps += 1
     return steps, table
+
+
+# ----------------------------------------------------------------------------------------------------
+# A computer stands in for an away student, and hands the seat back (issue #19)
+# ----------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=256)
+def _stand_in_seconds(rules: str, options_json: str) -> float | None:
+    minutes = make_options(rules, json.loads(options_json or "{}")).stand_in_after
+    return None if minutes is None else float(minutes) * 60.0
+
+
+def stand_in_after(table) -> float | None:
+    """Seconds away after which a computer stands in for a student by itself (the table's option
+    `stand_in_after`, in minutes), or None: only when the teacher asks."""
+    return _stand_in_seconds(table.rules, table.options_json or "{}")
+
+
+def _standing_in_for(seat) -> bool:
+    """Whether a computer may stand in for this seat: a student's, with her device's token."""
+    return seat.kind == "human" and seat.token_hash is not None and bool(seat.name)
+
+
+def _person_wait(table, actor: str | None, now: float) -> float:
+    """next_bot_at while a person is to move: NO_COMPUTER; at a table with `stand_in_after`, the moment
+    a computer would stand in for that student if she stays away (she is looked at again then)."""
+    after = stand_in_after(table)
+    seat = next((s for s in table.seats if s.name == actor), None) if actor and after is not None else None
+    if seat is None or not _standing_in_for(seat):
+        return NO_COMPUTER
+    seen = seat.seen_at if seat.seen_at is not None else now
+    return max(now + pace(table), seen + after)
+
+
+def _person_due(table, now: float) -> bool:
+    """A person is to move and the moment to look at her again has come (no computer is due): a computer
+    stands in for her when she has been away for `stand_in_after` (True: the table changed), else the
+    next look is put off (next_bot_at alone is written: no version, no screen redraws)."""
+    if table.status != "playing" or table.paused or now < table.next_bot_at:
+        return False
+    actor = store.turn(table)
+    seat = next((s for s in table.seats if s.name == actor), None) if actor else None
+    if seat is None or seat.kind == "computer":
+        return False
+    after = stand_in_after(table)
+    if after is not None and _standing_in_for(seat) and (seat.seen_at is None or now - seat.seen_at >= after):
+        try:
+            with store.changing(table) as row:
+                locked = next(s for s in row.seats if s.id == seat.id)
+                if not _standing_in_for(locked):
+                    return False
+                begin_stand_in(row, locked, None, now)
+        except (store.Gone, store.Stale):
+            return False
+        return True
+    presence.put_off(table.id, table.version, _person_wait(table, actor, now))
+    return False
+
+
+def begin_stand_in(table: Table, seat, bot: str | None, now: float) -> None:
+    """In the caller's `store.changing` block: a computer plays the student's seat under her name; her
+    token stays, so her device's next poll hands the seat back (`hand_back`)."""
+    seat.kind, seat.bot, seat.stand_in = "computer", bot if bot in BOTS else "random", True
+    table.next_bot_at = min(table.next_bot_at, now + pace(table))
+    table.touch()
+
+
+def hand_back(table: Table, seat, now: float) -> None:
+    """In the caller's `store.changing` block: the stand-in stops, the seat is the student's again."""
+    seat.kind, seat.bot, seat.stand_in, seat.seen_at = "human", None, False, now
+    # (a computer of another seat keeps its pace; a person's turn is looked at again: _person_due)
+    table.next_bot_at = min(table.next_bot_at, now + pace(table))
+    table.touch()
+
+
+def presence_of(seat, now: float) -> dict[str, Any]:
+    """What the teacher's page shows of a seat's presence (never sent to students): `presence` "here" or
+    "away" for a seat with a student's device or a stand-in (None otherwise), `away_seconds` (None while
+    here, or not known), `asks_back` whether another device waits to be let into the seat."""
+    out: dict[str, Any] = {"presence": None, "away_seconds": None,
+                           "asks_back": presence.claim_pending(seat.claim_hash, seat.claim_at,
+                                                               bool(seat.claim_refused), now)}
+    if seat.token_hash or seat.stand_in:
+        away = presence.away_for(seat.seen_at, now)
+        out["presence"] = "here" if away is None else "away"
+        if away is not None and away != float("inf"):
+            out["away_seconds"] = int(away)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -88,7 +89,8 @@ def deck_image(table, name: str):
 
 def seat_dict(seat, held: set[int] | None = None) -> dict[str, Any]:
     return {"position": seat.position, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
-            "vacant": seat.vacant, "here": seat.position in (held or ())}
+            "vacant": seat.vacant, "here": seat.position in (held or ()),
+            "stand_in": bool(getattr(seat, "stand_in", False))}  # a computer plays for its away student
 
 
 @lru_cache(maxsize=256)
@@ -204,6 +206,10 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
     public, finished = _public_part(table)
     out = dict(public)
     out["seats"] = [seat_dict(s, held) for s in table.seats]
+    if teacher:  # each seat's presence, for the teacher alone (issue #19)
+        now = time.time()
+        for shown, s in zip(out["seats"], table.seats):
+            shown.update(hands.presence_of(s, now))
     out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
     out["teacher"] = teacher
     out["hands"] = finished

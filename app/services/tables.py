@@ -16,9 +16,10 @@ from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import Seat, Table
+from ..store import presence
 from . import hands, schemas, studio
 from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
-from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..store import TableSnapshot
 
 OPEN_STATUSES = ("lobby", "playing", "finished")
@@ -161,6 +162,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
                                      position=position))
             token = new_token()
             seat.token_hash = token_hash(token)
+            seat.seen_at = time.time()
             here[position] = token
         elif item.kind == "human":
             seat.name = None  # a student names themself when they join
@@ -209,29 +211,64 @@ def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -
                                name=seat.name), code="name-taken")
 
 
+class WaitForTeacher(ServiceError):
+    """Not a refusal: the name is an away student's seat, and this device asked to have it back. It waits
+    for the teacher (`let_in`); `token` is its secret, the seat's token once let in."""
+    status, code = 202, "ask-teacher"
+
+    def __init__(self, position: int, name: str, token: str):
+        super().__init__(N_("Ask your teacher to let you back in: your seat is kept for you."))
+        self.position, self.name, self.token = position, name, token
+
+
+def can_ask_back(seat, now: float) -> bool:
+    """Whether another device may ask for this seat back: a student's seat (or one a computer stands in
+    for) whose screen is away, or one whose student the teacher removed during play."""
+    if not seat.name:
+        return False
+    if seat.kind == "human":
+        return seat.token_hash is None or presence.away_for(seat.seen_at, now) is not None
+    return bool(seat.stand_in) and presence.away_for(seat.seen_at, now) is not None
+
+
 def join(table: Table, name: Any) -> tuple[Seat, str]:
-    """A student takes a seat: a free one, or before play a computer player's. Returns the seat token."""
+    """A student takes a seat: a free one, or before play a computer player's. Returns the seat token.
+    The name of an away student's seat is no refusal: the device asks for the seat back and waits for
+    the teacher (WaitForTeacher, raised once the request is stored)."""
     name = clean_seat_name(name)
+    asked: WaitForTeacher | None = None
     with changing(table, say(N_('Someone took that seat or the name "%(name)s" at the same moment; try again.'),
                              name=name)) as table:
         if table.status in ("finished", "closed"):
             raise Conflict(N_("This table's match is over; ask your teacher for a new code."), code="table-closed")
-        if table.locked:
-            raise Conflict(N_("The teacher has locked this table: no one new can join it now. Ask your teacher."),
-                           code="table-locked")
-        _check_name_free(table, name)
-        seat = next((s for s in table.seats if s.vacant), None)
-        if seat is None and table.status == "lobby":
-            seat = next((s for s in table.seats if s.kind == "computer"), None)
-        if seat is None:
-            raise Conflict(N_("This table is full: every seat is taken."), code="table-full")
-        old = seat.name
-        token = new_token()
-        seat.kind, seat.bot = "human", None
-        seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
-        if old and old != name:
-            hands.rename_player(table, old, name)
-        table.touch()
+        now = time.time()
+        same = next((s for s in table.seats if s.name and name_key(s.name) == name_key(name)), None)
+        if same is not None and table.status in ("lobby", "playing") and can_ask_back(same, now):
+            # (the teacher decides, so a locked table takes the request too)
+            token = new_token()
+            same.claim_hash, same.claim_at, same.claim_refused = token_hash(token), now, False
+            asked = WaitForTeacher(same.position, same.name, token)
+            seat = same
+        else:
+            if table.locked:
+                raise Conflict(N_("The teacher has locked this table: no one new can join it now. Ask your "
+                                  "teacher."), code="table-locked")
+            _check_name_free(table, name)
+            seat = next((s for s in table.seats if s.vacant), None)
+            if seat is None and table.status == "lobby":
+                seat = next((s for s in table.seats if s.kind == "computer"), None)
+            if seat is None:
+                raise Conflict(N_("This table is full: every seat is taken."), code="table-full")
+            old = seat.name
+            token = new_token()
+            seat.kind, seat.bot = "human", None
+            seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
+            seat.seen_at, seat.claim_hash, seat.claim_at, seat.claim_refused = now, None, None, False
+            if old and old != name:
+                hands.rename_player(table, old, name)
+            table.touch()
+    if asked is not None:
+        raise asked
     return seat, token
 
 
@@ -284,6 +321,7 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
             # During play a computer stands in under the student's name: the hand goes on as the same player,
             # and its record says who sat there, not "Computer 3".
             seat.kind, seat.bot, seat.token_hash = "computer", bot, None
+            seat.stand_in, seat.claim_hash, seat.claim_at = False, None, None  # for good: no stand-in, no way back
             table.next_bot_at = min(table.next_bot_at, time.time() + hands.pace(table))
             if old and old != seat.name:
                 hands.rename_player(table, old, seat.name)
@@ -297,6 +335,101 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
             seat.kind, seat.bot, seat.name, seat.name_key, seat.token_hash = "human", None, None, None, None
         table.touch()
     return seat
+
+
+# ----------------------------------------------------------------------------------------------------
+# Seats that survive a classroom (issue #19): asking for a seat back, a computer standing in
+# ----------------------------------------------------------------------------------------------------
+def ask_status(table, token: str | None) -> tuple[str, int | None]:
+    """Where this device's request to have a seat back stands: "let-in" (the seat's token is now its
+    token: the seat at the position returned), "waiting", "refused" or "expired" (it ended, or another
+    request took its place)."""
+    if not isinstance(token, str) or not token:
+        return "expired", None
+    digest = token_hash(token)
+    now = time.time()
+    for seat in table.seats:
+        if seat.token_hash == digest:
+            return "let-in", seat.position
+        if seat.claim_hash == digest:
+            if seat.claim_refused:
+                return "refused", seat.position
+            if presence.claim_pending(seat.claim_hash, seat.claim_at, False, now):
+                return "waiting", seat.position
+            return "expired", seat.position
+    return "expired", None
+
+
+def _asked_seat(table: Table, position: Any) -> Seat:
+    seat = seat_at(table, position)
+    if not presence.claim_pending(seat.claim_hash, seat.claim_at, bool(seat.claim_refused), time.time()):
+        raise Conflict(say(N_("Nobody is waiting to be let into seat %(position)d (the request may have ended)."),
+                           position=seat.position + 1), code="no-request")
+    return seat
+
+
+def let_in(table: Table, position: Any) -> Seat:
+    """The teacher lets the waiting device into the seat: its secret becomes the seat's token (the old
+    device loses the seat), a stand-in stops, and the hand goes on with the same cards."""
+    with changing(table) as table:
+        seat = _asked_seat(table, position)
+        if seat.kind == "computer" and not seat.stand_in:
+            raise Conflict(say(N_("Seat %(position)d is a computer player's now."), position=seat.position + 1),
+                           code="seat-taken")
+        now = time.time()
+        seat.token_hash, seat.claim_hash, seat.claim_at, seat.claim_refused = seat.claim_hash, None, None, False
+        if seat.stand_in:
+            hands.hand_back(table, seat, now)
+        seat.seen_at = now
+        table.touch()
+    return seat
+
+
+def refuse(table: Table, position: Any) -> Seat:
+    """The teacher refuses the waiting device; its page says so."""
+    with changing(table) as table:
+        seat = _asked_seat(table, position)
+        seat.claim_refused = True
+    return seat
+
+
+def stand_in(table: Table, position: Any, bot: str | None = None) -> Seat:
+    """A computer plays an away student's seat under her name until her device polls again (or she is
+    let in from another one)."""
+    with changing(table) as table:
+        seat = seat_at(table, position)
+        if table.status != "playing":
+            raise Conflict(N_("A computer can stand in for a student only while a hand is played."),
+                           code="not-playing")
+        if seat.stand_in:
+            raise Conflict(say(N_("A computer already plays for %(name)s."), name=seat.name), code="already-stand-in")
+        if seat.kind != "human" or seat.token_hash is None or not seat.name:
+            raise Conflict(say(N_("Seat %(position)d has no student to stand in for."), position=seat.position + 1),
+                           code="seat-empty")
+        now = time.time()
+        if presence.away_for(seat.seen_at, now) is None:
+            raise Conflict(say(N_("%(name)s is here: a computer stands in only for a student who is away."),
+                               name=seat.name), code="student-here")
+        hands.begin_stand_in(table, seat, bot, now)
+    return seat
+
+
+def hand_back(table, positions: list[int]) -> None:
+    """The student's device polled: the computers standing in at these seats stop (a seat the device no
+    longer holds is left alone)."""
+    digests = {s.position: s.token_hash for s in table.seats if s.position in positions}
+    with changing(table) as table:
+        now = time.time()
+        for seat in table.seats:
+            if seat.position in digests and seat.stand_in and seat.token_hash == digests[seat.position]:
+                hands.hand_back(table, seat, now)
+
+
+def mark_seen(seats, now: float | None = None) -> int:
+    """Record that these seats' screens polled (a write only for a seat last recorded more than
+    presence.WRITE_EVERY seconds ago). Returns how many were written."""
+    now = time.time() if now is None else now
+    return presence.mark_seen([s.id for s in seats if presence.stale(s.seen_at, now)], now)
 
 
 def start(table: Table) -> None:

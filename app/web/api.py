@@ -1,6 +1,7 @@
 """The JSON API: everything the pages do, for scripts too. Described at /api/openapi.json."""
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import orjson
@@ -9,7 +10,7 @@ from flask_login import current_user, login_required
 
 from .. import store
 from ..decks.errors import N_, say
-from ..i18n import current_language, preset_title
+from ..i18n import current_language, preset_title, translated
 
 from ..services import hands, idempotency, recall, schemas, state, tables
 from ..services.catalog import catalog
@@ -118,9 +119,12 @@ def _fresh(response: Response, etag: str) -> Response:
 
 
 def _etag(table, seat) -> str:
-    """The ETag of the state this browser is shown of the table for `seat` (FastPoll builds the same)."""
-    return store.etag(table.id, table.version, seat.position if seat else None, seating.is_teacher(table),
-                        sorted(seating.held_seats(table)))
+    """The ETag of the state this browser is shown of the table for `seat` (FastPoll builds the same; the
+    teacher's also carries the seats' presence)."""
+    teacher = seating.is_teacher(table)
+    stamp = store.presence.teacher_stamp(map(store.presence.seat_tuple, table.seats), time.time()) if teacher else ""
+    return store.etag(table.id, table.version, seat.position if seat else None, teacher,
+                      sorted(seating.held_seats(table)), stamp)
 
 
 @bp.get("/tables/<code>")
@@ -130,6 +134,12 @@ def table_state(code: str):
     if unchanged:
         return _not_modified(unchanged)
     table = tables.read(code)
+    held = seating.held_seats(table)
+    if held:
+        polling.mark_seen(held.values())
+        if any(s.stand_in for s in held.values()):  # she is back: the computer standing in stops
+            tables.hand_back(table, [p for p, s in held.items() if s.stand_in])
+            table = tables.read(code)
     if hands.advance(table):
         table = tables.read(code)
     seat = seating.requested_seat(table, request.args.get("seat"))
@@ -169,11 +179,54 @@ def join(code: str):
         data = _state(table, seat)
         data["rejoined"] = True
         return jsonify(data)
-    seat, token = tables.join(table, schemas.parse(schemas.JoinRequest, body).name)
+    try:
+        seat, token = tables.join(table, schemas.parse(schemas.JoinRequest, body).name)
+    except tables.WaitForTeacher as asked:
+        seating.remember_ask(table.code, asked.token)
+        response = jsonify(asking=_asking(table, "waiting", asked.position))
+        response.status_code = 202
+        return response
     seating.remember_seat(table.code, seat.position, token)
     table = tables.read(code)
     response = jsonify(_state(table, next(s for s in table.seats if s.position == seat.position)))
     response.status_code = 201
+    return response
+
+
+ASK_SENTENCES = {
+    "waiting": N_("Ask your teacher to let you back in: your seat is kept for you."),
+    "let-in": N_("Your teacher let you back in: your seat and your cards are waiting."),
+    "refused": N_("Your teacher did not let you back in. Ask your teacher what to do."),
+    "expired": N_("This request has ended. Type your name again to ask once more."),
+}
+
+
+def _asking(table, status: str, position: int | None) -> dict:
+    """What the waiting device is told of its request: where it stands, in a sentence, and for which
+    seat's name (its own name: nothing of anyone else's)."""
+    seat = next((s for s in table.seats if s.position == position), None)
+    return {"status": status, "message": translated(say(ASK_SENTENCES[status])),
+            "name": seat.name if seat is not None and status != "expired" else None,
+            "play": url_for("play.play", code=table.code) if status == "let-in" else None}
+
+
+@bp.get("/tables/<code>/ask")
+def ask_status(code: str):
+    """This device's request to have its seat back: waiting, let-in (the seat is now this browser's),
+    refused or expired."""
+    table = tables.read(code)
+    token = seating.ask_token(table.code)
+    if token is None:
+        raise NotFound(N_("This device has not asked for a seat at this table: join it with your name."),
+                       code="no-request")
+    status, position = tables.ask_status(table, token)
+    if status == "let-in":
+        seating.remember_seat(table.code, position, token)
+        seating.forget_ask(table.code)
+    elif status == "expired":
+        seating.forget_ask(table.code)
+    response = jsonify(asking=_asking(table, status, position))
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -234,6 +287,33 @@ def change_seat(code: str, position: str):
         tables.set_kind(table, position, change.kind, change.bot)
     if change.name is not None:
         tables.rename(tables.read(code), position, change.name)
+    table = tables.read(code)
+    if hands.advance(table):
+        table = tables.read(code)
+    return jsonify(_state(table))
+
+
+@bp.post("/tables/<code>/seats/<position>/let-in")
+def let_in(code: str, position: str):
+    """Let the device waiting for this seat in (teacher): it gets the seat, the old device loses it."""
+    tables.let_in(_managed(code), position)
+    return jsonify(_state(tables.read(code)))
+
+
+@bp.post("/tables/<code>/seats/<position>/refuse")
+def refuse(code: str, position: str):
+    """Refuse the device waiting for this seat (teacher)."""
+    tables.refuse(_managed(code), position)
+    return jsonify(_state(tables.read(code)))
+
+
+@bp.post("/tables/<code>/seats/<position>/stand-in")
+def stand_in(code: str, position: str):
+    """A computer plays this away student's seat until she is back (teacher): {"bot": ...} or no body."""
+    table = _managed(code)
+    body = json_body(required=False)
+    change = schemas.parse(schemas.SeatChange, {**body, "kind": "computer"})  # (the bot's check)
+    tables.stand_in(table, position, change.bot)
     table = tables.read(code)
     if hands.advance(table):
         table = tables.read(code)

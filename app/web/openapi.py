@@ -12,6 +12,9 @@ from ..services.catalog import option_words
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 STATE = {"$ref": "#/components/schemas/TableState"}
+ASKING = {"type": "object", "properties": {"asking": {"type": "object", "properties": {
+    "status": {"type": "string", "enum": ["waiting", "let-in", "refused", "expired"]},
+    "message": {"type": "string"}, "name": {"type": ["string", "null"]}, "play": {"type": ["string", "null"]}}}}}
 
 
 def _error(description: str) -> dict:
@@ -123,13 +126,23 @@ def openapi_document() -> dict[str, Any]:
                               "404": _error("No such table (`unknown-code`), or no such picture (`unknown-image`).")}}},
             "/api/tables/{code}/join": {"post": {
                 "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
-                "description": "A browser that already has a seat here gets it back (`rejoined`).",
+                "description": "A browser that already has a seat here gets it back (`rejoined`). The name of "
+                               "an away student's seat (no poll from her screen for 30 s) is no refusal: this "
+                               "browser asks for the seat back (202, `asking`) and waits for the teacher (GET "
+                               "/api/tables/{code}/ask); a request lasts 10 minutes.",
                 "parameters": [CODE],
                 "requestBody": _body({"$ref": "#/components/schemas/JoinRequest"}, {"name": "Anna"}),
                 "responses": {"201": _json(STATE, "Seated."), "200": _json(STATE, "Already seated here."),
+                              "202": _json(ASKING, "Asked for an away student's seat back: wait for the teacher."),
                               "400": BAD, "404": UNKNOWN,
                               "409": _error("The name is taken (`name-taken`), the table is full (`table-full`) "
                                             "or over (`table-closed`).")}}},
+            "/api/tables/{code}/ask": {"get": {
+                "summary": "How this browser's request to have its seat back stands: `waiting`, `let-in` (the "
+                           "seat is now this browser's: open `play`), `refused` or `expired`.",
+                "parameters": [CODE],
+                "responses": {"200": _json(ASKING), "404": _error("No such table (`unknown-code`), or this browser "
+                                                                 "asked for no seat here (`no-request`).")}}},
             "/api/tables/{code}/start": {"post": {
                 "summary": "Deal the first hand (teacher).", "parameters": [CODE],
                 "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
@@ -166,6 +179,24 @@ def openapi_document() -> dict[str, Any]:
                            "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
                                          "409": _error("Nobody to remove.")}},
             },
+            "/api/tables/{code}/seats/{position}/let-in": {"post": {
+                "summary": "Let the browser waiting for this seat in (teacher): it gets a new seat token, the old "
+                           "device loses the seat, a computer standing in stops; same hand, same cards.",
+                "parameters": [CODE, POSITION],
+                "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("Nobody waits for this seat (`no-request`).")}}},
+            "/api/tables/{code}/seats/{position}/refuse": {"post": {
+                "summary": "Refuse the browser waiting for this seat (teacher); its page says so.",
+                "parameters": [CODE, POSITION],
+                "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("Nobody waits for this seat (`no-request`).")}}},
+            "/api/tables/{code}/seats/{position}/stand-in": {"post": {
+                "summary": "A computer plays this away student's seat under her name until her screen polls "
+                           "again or she is let in from another device (teacher). Optional body: {\"bot\": ...}.",
+                "parameters": [CODE, POSITION],
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("The student is here (`student-here`), the seat has no student "
+                                            "(`seat-empty`), a computer already stands in, or no hand is played.")}}},
             "/api/tables/{code}/moves": {"post": {
                 "summary": "Play a move from one of this browser's seats.",
                 "description": "The move is written as in a game record, without the player: the seat plays. "
@@ -237,7 +268,10 @@ def openapi_document() -> dict[str, Any]:
                 "paused": {"type": "boolean", "description": "The teacher paused play: no move is taken."},
                 "locked": {"type": "boolean", "description": "The teacher locked the table: no one new joins."},
                 "deck": {"type": "object"}, "match": {"type": "object"},
-                "seats": {"type": "array", "items": {"type": "object"}},
+                "seats": {"type": "array", "items": {"type": "object"}, "description":
+                          "Each seat: position, name, kind, bot, vacant, here (this browser's), stand_in (a computer "
+                          "plays for its away student). For the teacher alone also presence (\"here\", "
+                          "\"away\" or null), away_seconds and asks_back (a device waits to be let in)."},
                 "you": {"type": ["object", "null"], "description": "The seat this state is for."},
                 "teacher": {"type": "boolean"},
                 "game": {"type": ["object", "null"],

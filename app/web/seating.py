@@ -41,6 +41,26 @@ def remember_seat(code: str, position: int, token: str) -> None:
     _save("seats", seats)
 
 
+def remember_ask(code: str, token: str) -> None:
+    """This browser asked for a seat back at this table: the request's secret (the seat's token once the
+    teacher lets it in)."""
+    asks = _bucket("asks")
+    asks[code] = token
+    _save("asks", asks)
+
+
+def ask_token(code: str) -> str | None:
+    token = _bucket("asks").get(code)
+    return token if isinstance(token, str) else None
+
+
+def forget_ask(code: str) -> None:
+    asks = _bucket("asks")
+    if code in asks:
+        asks.pop(code)
+        session["asks"] = asks
+
+
 def teacher_id() -> int | None:
     """The logged-in teacher's account (Flask-Login), or None."""
     return current_user.id if current_user.is_authenticated else None
