@@ -141,9 +141,28 @@ def join():
         if not seating.held_seats(table):
             seat, token = table_service.join(table, name)
             seating.remember_seat(table.code, seat.position, token)
+    except table_service.WaitForTeacher as asked:  # an away student's seat: she waits for the teacher
+        seating.remember_ask(table.code, asked.token)
+        return redirect(url_for("tables.waiting", code=table.code), 303)
     except ServiceError as exc:
         return render_template("tables/join.html", code=code, name=name, error=translated(exc)), exc.status
     return redirect(url_for("play.play", code=table.code), 303)
+
+
+@bp.get("/j/<code>/waiting")
+def waiting(code: str):
+    """The join page while this device waits for the teacher to let it back into its seat (join.js
+    polls the request and opens the play screen once let in)."""
+    table = table_service.read(code)
+    if seating.held_seats(table):
+        return redirect(url_for("play.play", code=table.code))
+    token = seating.ask_token(table.code)
+    if token is None:
+        return redirect(url_for("tables.join_link", code=table.code))
+    _status, position = table_service.ask_status(table, token)  # its own seat's name, nobody else's
+    asked = next((s.name for s in table.seats if s.position == position), None)
+    return render_template("tables/join.html", code=table.code, name="", error=None, waiting=True,
+                           asked_name=asked, ask_url=url_for("api.ask_status", code=table.code))
 
 
 @bp.get("/j/<code>")

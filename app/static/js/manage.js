@@ -1,6 +1,15 @@
 /* The teacher's table page: who has joined, rename/remove/computer per seat, start, close, records. */
 import { api, clear, el, gettext, poller, totals } from "./common.js";
 
+/* A student's presence in words, for the teacher: "here", "away for 3 min" (issue #19). */
+export function presenceText(seat) {
+  if (seat.presence === "here") return gettext("here");
+  if (seat.presence !== "away") return "";
+  if (seat.away_seconds === null || seat.away_seconds === undefined) return gettext("away");
+  const minutes = Math.floor(seat.away_seconds / 60);
+  return minutes < 1 ? gettext("away for less than a minute") : gettext("away for %(minutes)d min", { minutes: minutes });
+}
+
 function start(root) {
   const base = root.dataset.api;  // the table's API
   const statusLine = document.getElementById("status"), errorLine = document.getElementById("error");
@@ -9,6 +18,7 @@ function start(root) {
   const pauseButton = document.getElementById("pause"), lockButton = document.getElementById("lock");
   const playLink = document.getElementById("play-link");
   const handsBox = document.getElementById("hands-box"), handsList = document.getElementById("hands");
+  const asksBox = document.getElementById("asks-box"), asksList = document.getElementById("asks");
   let state = null;
   const bots = JSON.parse(root.dataset.bots || '[["random", "random"]]');  // [id, name in the reader's language]
   const botNames = {};
@@ -50,11 +60,15 @@ function start(root) {
     closeButton.hidden = s.status === "closed";
     playLink.hidden = !s.seats.some(function (seat) { return seat.here; });
     const sums = totals(s);
+    drawAsks(s);
     clear(seatsBody);
     s.seats.forEach(function (seat) {
       const who = seat.name ? seat.name : gettext("free seat");
-      const kind = seat.kind === "computer" ? gettext("computer (%(bot)s)", { bot: botNames[seat.bot] || seat.bot }) :
-        seat.vacant ? (seat.name ? gettext("away") : gettext("waiting")) : (seat.here ? gettext("on this device") : gettext("student"));
+      const presence = presenceText(seat);
+      const kind = seat.stand_in ? gettext("computer plays for %(name)s (%(presence)s)", { name: seat.name, presence: presence || gettext("away") }) :
+        seat.kind === "computer" ? gettext("computer (%(bot)s)", { bot: botNames[seat.bot] || seat.bot }) :
+        seat.vacant ? (seat.name ? gettext("away") : gettext("waiting")) :
+        (seat.here ? gettext("on this device") : gettext("student")) + (presence ? " · " + presence : "");
       const controls = el("td", { class: "controls" });
       if (seat.name) {
         const input = el("input", { "aria-label": gettext("New name for seat %(number)d", { number: seat.position + 1 }), maxlength: "24",
@@ -62,6 +76,11 @@ function start(root) {
         controls.append(el("form", { class: "inline rename", onsubmit: function (e) {
           e.preventDefault(); act("PATCH", seatUrl(seat.position), { name: input.value });
         } }, input, el("button", { type: "submit" }, gettext("Rename"))));
+      }
+      if (s.status === "playing" && seat.kind === "human" && !seat.vacant && seat.presence === "away") {
+        controls.append(el("button", { type: "button", class: "stand-in", onclick: function () {
+          act("POST", seatUrl(seat.position) + "/stand-in"); } },
+        gettext("Computer plays for %(name)s until they are back", { name: seat.name })));
       }
       if (seat.kind === "human" && !seat.vacant) {
         controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, gettext("Remove")));
@@ -77,8 +96,9 @@ function start(root) {
         controls.append(el("button", { type: "button", onclick: function () {
           act("PATCH", seatUrl(seat.position), { kind: "human" }); } }, gettext("Free for a student")));
       }
-      seatsBody.append(el("tr", { "data-seat": seat.position }, el("td", { text: String(seat.position + 1) }),
-        el("td", {}, el("b", { text: who }), " ", el("small", { text: kind })),
+      seatsBody.append(el("tr", { "data-seat": seat.position, class: seat.presence === "away" ? "away" : "" },
+        el("td", { text: String(seat.position + 1) }),
+        el("td", {}, el("b", { text: who }), " ", el("small", { class: "presence", text: kind })),
         el("td", { text: seat.name ? String(sums[seat.name] || 0) : "" }), controls));
     });
     clear(handsList);
@@ -88,6 +108,22 @@ function start(root) {
         el("a", { href: base + "/hands/" + hand.number + "/record", download: "" }, gettext("game record (YAML)"))));
     });
     handsBox.hidden = !(s.hands || []).length;
+  }
+
+  /* Devices asking for an away student's seat back: the teacher lets them in or refuses, in one click. */
+  function drawAsks(s) {
+    const asking = s.seats.filter(function (seat) { return seat.asks_back; });
+    clear(asksList);
+    asking.forEach(function (seat) {
+      asksList.append(el("li", { "data-seat": seat.position },
+        el("span", { class: "ask-text", text: gettext("%(name)s (seat %(number)d) wants their seat back (from a new device)", { name: seat.name, number: seat.position + 1 }) }), " ",
+        el("span", { class: "ask-buttons" },
+          el("button", { type: "button", class: "primary let-in", "aria-label": gettext("Let %(name)s in", { name: seat.name }),
+            onclick: function () { act("POST", seatUrl(seat.position) + "/let-in"); } }, gettext("Let in")), " ",
+          el("button", { type: "button", class: "refuse", "aria-label": gettext("Refuse %(name)s", { name: seat.name }),
+            onclick: function () { act("POST", seatUrl(seat.position) + "/refuse"); } }, gettext("Refuse")))));
+    });
+    asksBox.hidden = !asking.length;
   }
 
   startButton.addEventListener("click", function () { act("POST", base + "/start"); });
