@@ -1,0 +1,111 @@
+"""A computer stands in for an away student and hands the seat back (issue #19): the teacher's one
+click, or by itself after the table's `stand_in_after` minutes; her name stays on the seat and in the
+records; her next poll makes the seat hers again."""
+from __future__ import annotations
+
+import pytest
+
+from app.db import db
+from app.models import MoveRow, Table
+from app.store import presence
+
+from .test_presence import poll, seen_back
+from .web_support import for_play, open_table, teacher_client
+
+pytestmark = pytest.mark.database
+
+SEATS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def started(app, **options):
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=SEATS + [{"kind": "computer"}], options=options)
+    cara, dan = app.test_client(), app.test_client()
+    assert cara.post(f"/api/tables/{code}/join", json={"name": "Cara"}).status_code == 201
+    assert dan.post(f"/api/tables/{code}/join", json={"name": "Dan"}).status_code == 201
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    return app, teacher, code, cara, dan
+
+
+def moves_by(app, code, name):
+    with app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        rows = MoveRow.query.filter_by(hand_id=table.hands[0].id).all()
+        return sum(1 for row in rows if row.data.get("player") == name)
+
+
+def play_until_turn_of(client, code, name, other, rounds=80):
+    """Dan moves (asks Cara for a set he holds) until it is Cara's turn."""
+    for _ in range(rounds):
+        state = poll(client, code).get_json()
+        if state["game"]["turn"] == name or state["status"] != "playing":
+            return state
+        if state["game"]["turn"] == other and state["game"]["asks"]:
+            asks = state["game"]["asks"]
+            client.post(f"/api/tables/{code}/moves", json={"move": {"ask": asks["targets"][0], "set": asks["sets"][0]}})
+    return poll(client, code).get_json()
+
+
+def test_the_teacher_stands_a_computer_in_and_her_poll_takes_the_seat_back(app):
+    app, teacher, code, cara, dan = started(app)
+    poll(cara, code)
+    assert teacher.post(f"/api/tables/{code}/seats/0/stand-in").get_json()["error"]["code"] == "student-here"
+    seen_back(app, code, "Cara", presence.AWAY_AFTER + 5)
+    seats = poll(teacher, code).get_json()["seats"]
+    assert seats[0]["presence"] == "away"
+    before = moves_by(app, code, "Cara")
+    stood = teacher.post(f"/api/tables/{code}/seats/0/stand-in")
+    assert stood.status_code == 200
+    seat = stood.get_json()["seats"][0]
+    assert seat["stand_in"] is True and seat["kind"] == "computer" and seat["name"] == "Cara"
+    # the computer plays Cara's turns (no pace in tests): Dan moves until the turn comes round to her
+    state = play_until_turn_of(dan, code, "nobody", "Dan", rounds=30)
+    assert moves_by(app, code, "Cara") > before  # the computer moved as Cara
+    assert any(s["stand_in"] and s["name"] == "Cara" for s in poll(dan, code).get_json()["seats"])  # screens say it
+    # her device polls again: the seat is hers, the computer stops
+    back = poll(cara, code).get_json()
+    assert back["you"]["name"] == "Cara" and back["seats"][0]["kind"] == "human"
+    assert back["seats"][0]["stand_in"] is False and back["game"]["hand"] is not None
+    moved = moves_by(app, code, "Cara")
+    play_until_turn_of(dan, code, "Cara", "Dan")
+    state = poll(teacher, code).get_json()
+    if state["status"] == "playing" and state["game"]["turn"] == "Cara":
+        assert moves_by(app, code, "Cara") == moved  # her turn waits for her: no computer moves for her
+    assert state["seats"][0]["name"] == "Cara" and state["seats"][0]["presence"] == "here"
+    del state
+
+
+def test_a_computer_stands_in_by_itself_after_n_minutes_away(app):
+    app, teacher, code, cara, dan = started(app, stand_in_after=2)
+    state = play_until_turn_of(dan, code, "Cara", "Dan")
+    assert state["game"]["turn"] == "Cara"
+    # away for one minute: nothing yet
+    seen_back(app, code, "Cara", 60)
+    with app.app_context():  # the moment to look again has come (as if the clock had moved)
+        table = Table.query.filter_by(code=code).one()
+        table.next_bot_at = 0
+        db.session.commit()
+    assert poll(teacher, code).get_json()["seats"][0]["stand_in"] is False
+    with app.app_context():
+        assert Table.query.filter_by(code=code).one().next_bot_at > 1e9 - 1  # put off, to when 2 min are up
+    before = moves_by(app, code, "Cara")
+    seen_back(app, code, "Cara", 61)  # two minutes away
+    with app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        table.next_bot_at = 0
+        db.session.commit()
+    state = poll(teacher, code).get_json()
+    assert state["seats"][0]["stand_in"] is True and state["seats"][0]["name"] == "Cara"
+    assert moves_by(app, code, "Cara") > before
+    # she is back: the seat is hers again
+    assert poll(cara, code).get_json()["seats"][0]["stand_in"] is False
+
+
+def test_stand_in_after_is_an_option_from_1_to_10_minutes(app):
+    teacher = teacher_client(for_play(app))
+    for bad in (0, 11, "soon"):
+        response = teacher.post("/api/tables", json={"seats": SEATS * 2, "options": {"stand_in_after": bad}})
+        assert response.status_code == 400 and "stand_in_after" in response.get_json()["error"]["message"]
+    code = open_table(teacher, seats=SEATS * 2, options={"stand_in_after": 5})
+    assert poll(teacher, code).get_json()["options"]["stand_in_after"] == 5
