@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from zoneinfo import ZoneInfo
 
 from ..decks.errors import N_, N_plural, say
-from ..models import DeckSnapshot, Hand, MoveRow, StudioDeck, Table
+from ..models import DeckSnapshot, Hand, MoveRow, RosterStudent, StudioDeck, Table
 from ..store import SNAPSHOT_PREFIX
 from ..store.codes import is_valid_code, normalize_code
 from .errors import BadRequest, NotFound
@@ -112,6 +112,11 @@ class StudentLine:
     passed: int = 0
     almost: int = 0
     hinted: int = 0    # right with a hint
+    by_day: dict[str, "StudentLine"] = field(default_factory=dict)  # the same figures, per day (ISO date)
+    roster: bool = False  # a class's roster student: the same child at every table of the class
+
+    def day(self, when: str) -> "StudentLine":
+        return self.by_day.setdefault(when, StudentLine(when))
 
     @property
     def wrong(self) -> int:
@@ -192,12 +197,17 @@ def _deck_key(table: Table, snapshots: dict[str, DeckSnapshot]) -> tuple[str, An
     return ("deck", table.deck_id)
 
 
-def build(teacher_id: int, when: Period, table_code: str | None = None, student: str | None = None) -> Report:
-    """The report of the teacher's tables (or one of them) over the period, from their move logs."""
+def build(teacher_id: int, when: Period, table_code: str | None = None, student: str | None = None,
+          class_id: int | None = None) -> Report:
+    """The report of the teacher's tables (or one of them, or a class's) over the period, from their move
+    logs. A student who joined from a class's roster is one line across the tables of the class; any
+    other is told apart by table (two Fays at two tables are two children). Each line has its days."""
     query = Hand.query.join(Table, Hand.table_id == Table.id).filter(
         Table.teacher_id == teacher_id, Hand.started_at >= when.start, Hand.started_at < when.end)
     if table_code is not None:
         query = query.filter(Table.code == table_code)
+    if class_id is not None:
+        query = query.filter(Table.class_id == class_id)
     found = query.order_by(Hand.started_at.desc(), Hand.id.desc()).limit(MAX_HANDS + 1).all()
     cut = len(found) > MAX_HANDS
     found = sorted(found[:MAX_HANDS], key=lambda h: (h.started_at, h.id))
@@ -211,7 +221,21 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         studio_titles = {row.id: row.title for row in StudioDeck.query.filter(StudioDeck.id.in_(studio_ids)).all()}
 
     tables: dict[int, TableLine] = {}
-    students: dict[tuple[str, str], StudentLine] = {}  # by name and table: two Fays at two tables are two children
+    students: dict[tuple[Any, ...], StudentLine] = {}  # by roster student, else by name and table
+    roster_names = _roster_names({seat.student_id for hand in found for seat in hand.table.seats if seat.student_id})
+
+    def student_key(table: Table, name: str) -> tuple[Any, ...]:
+        seat = next((s for s in table.seats if s.name == name and s.student_id in roster_names), None)
+        return ("roster", seat.student_id) if seat is not None else (name.casefold(), table.code)
+
+    def student_line(table: Table, name: str) -> StudentLine:
+        key = student_key(table, name)
+        if key not in students:
+            students[key] = StudentLine(roster_names[key[1]] if key[0] == "roster" else name, roster=key[0] == "roster")
+        return students[key]
+
+    def day_of(moment: float) -> str:
+        return datetime.fromtimestamp(moment, when.tz).date().isoformat()
     decks: dict[tuple, DeckLine] = {}
     answers: list[Answer] = []
     for hand in found:
@@ -254,20 +278,28 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         for name in game.players:
             if name in computers or (wanted and name.casefold() != wanted):
                 continue
-            for target in (line.students.setdefault(name, StudentLine(name)),
-                           students.setdefault((name.casefold(), table.code), StudentLine(name))):
+            everyone = student_line(table, name)
+            for target in (line.students.setdefault(name, StudentLine(name)), everyone, everyone.day(day_of(hand.started_at))):
                 target.tables.add(table.code)
                 target.hands += 1
                 target.sets_won += books.get(name, 0)
     by_code = tables_by_code(tables)
+    table_rows = {hand.table.code: hand.table for hand in found}
     for answer in answers:
-        for target in (by_code[answer.table].students[answer.student],
-                       students[(answer.student.casefold(), answer.table)]):
+        everyone = student_line(table_rows[answer.table], answer.student)
+        for target in (by_code[answer.table].students[answer.student], everyone, everyone.day(day_of(answer.time))):
             target.count(answer)
     ordered_tables = sorted(tables.values(), key=lambda t: (-t.opened, t.code))
     ordered_students = sorted(students.values(), key=lambda s: (s.name.casefold(), sorted(s.tables)))
     ordered_decks = sorted(decks.values(), key=lambda d: d.title.casefold())
     return Report(when, ordered_tables, ordered_students, answers, ordered_decks, cut)
+
+
+def _roster_names(ids: set[int]) -> dict[int, str]:
+    """The names of these roster students, as on their class's roster now."""
+    if not ids:
+        return {}
+    return {row.id: row.name for row in RosterStudent.query.filter(RosterStudent.id.in_(ids)).all()}
 
 
 def _answer_of(game, event: dict, stored: dict) -> tuple[str, str, str | None, str, str] | None:

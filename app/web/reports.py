@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, g, render_template, request
 from flask_login import current_user
 
-from ..services import reports
+from ..services import classes, reports
 from .accounts import login_manager
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
@@ -23,6 +23,12 @@ def _period() -> reports.Period:
     return reports.period(request.args.get("from"), request.args.get("to"), zone=g.get("time_zone"))
 
 
+def _class():
+    """The class asked for (?class=ID), one of the teacher's own; None for every table."""
+    number = request.args.get("class")
+    return classes.get_own(current_user.id, number) if number else None
+
+
 def _student() -> str | None:
     name = " ".join(request.args.get("student", "").split())
     return name[:40] or None
@@ -31,8 +37,10 @@ def _student() -> str | None:
 @bp.get("/")
 def index():
     """Every table of the teacher's in the period, every student, the works named least."""
-    report = reports.build(current_user.id, _period(), student=_student())
-    return _page(report, None)
+    school_class = _class()
+    report = reports.build(current_user.id, _period(), student=_student(),
+                           class_id=school_class.id if school_class else None)
+    return _page(report, None, school_class)
 
 
 @bp.get("/tables/<code>")
@@ -43,14 +51,17 @@ def table(code: str):
     return _page(report, found)
 
 
-def _page(report: reports.Report, table):
+def _page(report: reports.Report, table, school_class=None):
     csv_args = dict(report.period.query())
     if table is not None:
         csv_args["table"] = table.code
+    if school_class is not None:
+        csv_args["class"] = school_class.id
     if _student():
         csv_args["student"] = _student()
     return render_template("reports/index.html", report=report, student=_student(), table=table, csv_args=csv_args,
-                           time_zone=g.get("time_zone"))
+                           time_zone=g.get("time_zone"), school_class=school_class,
+                           classes=classes.of_teacher(current_user.id))
 
 
 def _csv(text: str, name: str) -> Response:
@@ -66,7 +77,9 @@ def _narrowed_report():
     code = request.args.get("table") or None
     if code:
         code = reports.own_table(current_user.id, code).code
-    return when, reports.build(current_user.id, when, table_code=code, student=_student())
+    school_class = _class()
+    return when, reports.build(current_user.id, when, table_code=code, student=_student(),
+                               class_id=school_class.id if school_class else None)
 
 
 @bp.get("/answers.csv")
