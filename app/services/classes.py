@@ -153,3 +153,8 @@ def word_matches(school_class: SchoolClass | None, typed: Any) -> bool:
     if school_class is None or not school_class.word:
         return True
     return isinstance(typed, str) and typed.strip().upper() == school_class.word
+
+
+def class_of(table) -> SchoolClass | None:
+    """The class a table was opened for, while it exists."""
+    return db.session.get(SchoolClass, table.class_id) if getattr(table, "class_id", None) else None

@@ -170,13 +170,21 @@ class NewTable(Body):
     pace: Annotated[float | None, Field(ge=1, le=5, allow_inf_nan=False), BeforeValidator(_not_bool),
                     What(N_("the pace of the computer players"))] = Field(
         None, description="Seconds between the computer players' moves, 1 to 5; default: the server's (2.5).")
+    class_id: Annotated[int | None, Field(ge=1), BeforeValidator(_not_bool), What(N_("the class"))] = Field(
+        None, description="One of the teacher's classes (/classes): its students join by picking their name "
+                          "from the roster, and their results join up across tables.")
 
 
 # ----------------------------------------------------------------------------------------------------
 # Seats and moves
 # ----------------------------------------------------------------------------------------------------
 class JoinRequest(Body):
-    name: Annotated[plain(80), What(N_("the name"))]
+    """A display name; at a table opened for a class, the roster student picked (and the class word)."""
+    name: Annotated[plain(80) | None, What(N_("the name"))] = None
+    student: Annotated[int | None, Field(ge=1), BeforeValidator(_not_bool), What(N_("the student"))] = Field(
+        None, description="At a table opened for a class: the id of the roster student picked (see `roster`).")
+    word: Annotated[plain(20) | None, What(N_("the class word"))] = Field(
+        None, description="The class word shown on the projector, when the class has one.")
 
 
 class SeatChange(Body):

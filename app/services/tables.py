@@ -17,7 +17,7 @@ from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import Seat, Table
 from ..store import presence
-from . import hands, schemas, studio
+from . import classes, hands, schemas, studio
 from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
 from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..store import TableSnapshot
@@ -183,6 +183,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     except SetupError as exc:
         raise BadRequest(say(N_("this table cannot be played: %(reason)s"), reason=exc.text)) from None
 
+    class_id = classes.get_own(teacher_id, spec.class_id).id if spec.class_id is not None else None
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
     for _attempt in range(20):
         code = new_code()
@@ -191,7 +192,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=spec.match.format,
                   match_tie_break=spec.match.tie_break,
-                  match_value=spec.match.value, pace_seconds=spec.pace,
+                  match_value=spec.match.value, pace_seconds=spec.pace, class_id=class_id,
                   language=language, teacher_id=teacher_id, seats=seats)
     # A write transaction of its own (SQLite: BEGIN IMMEDIATE, which waits its turn): the reads above
     # began a deferred one, which SQLite cannot turn into a write once another connection has written.
@@ -231,10 +232,13 @@ def can_ask_back(seat, now: float) -> bool:
     return bool(seat.stand_in) and presence.away_for(seat.seen_at, now) is not None
 
 
-def join(table: Table, name: Any) -> tuple[Seat, str]:
+def join(table: Table, name: Any, student_id: int | None = None) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token.
     The name of an away student's seat is no refusal: the device asks for the seat back and waits for
-    the teacher (WaitForTeacher, raised once the request is stored)."""
+    the teacher (WaitForTeacher, raised once the request is stored). At a table opened for a class the
+    name comes from its roster (join_from_roster), `student_id` the roster student."""
+    if student_id is None and classes.class_of(table) is not None:
+        raise BadRequest(N_("pick your name from the class list"), code="pick-your-name")
     name = clean_seat_name(name)
     asked: WaitForTeacher | None = None
     with changing(table, say(N_('Someone took that seat or the name "%(name)s" at the same moment; try again.'),
@@ -264,12 +268,41 @@ def join(table: Table, name: Any) -> tuple[Seat, str]:
             seat.kind, seat.bot = "human", None
             seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
             seat.seen_at, seat.claim_hash, seat.claim_at, seat.claim_refused = now, None, None, False
+            seat.student_id = student_id
             if old and old != name:
                 hands.rename_player(table, old, name)
             table.touch()
     if asked is not None:
         raise asked
     return seat, token
+
+
+def join_from_roster(table: Table, student: Any, word: Any = None) -> tuple[Seat, str]:
+    """At a table opened for a class: the student picked their name from the roster (no typing, no two
+    of one name) and, when the class has one, typed the class word shown on the projector."""
+    school_class = classes.class_of(table)
+    if school_class is None:
+        raise BadRequest(N_("This table is not a class's: type your name."), code="no-roster")
+    picked = classes.student_of(school_class.id, student)
+    if not classes.word_matches(school_class, word):
+        raise BadRequest(N_("That is not the class word: it is on the projector."), code="wrong-class-word")
+    return join(table, picked.name, student_id=picked.id)
+
+
+def roster_choices(table) -> list[dict[str, Any]] | None:
+    """The names a joining student picks from at a class's table, each with whether it can be taken now
+    (free, or an away student's seat to ask back: `back`); None at any other table."""
+    school_class = classes.class_of(table)
+    if school_class is None:
+        return None
+    now = time.time()
+    seated = {seat.name_key: seat for seat in table.seats if seat.name}
+    out = []
+    for student in classes.on_roster(school_class):
+        seat = seated.get(student.name_key)
+        back = seat is not None and can_ask_back(seat, now)
+        out.append({"id": student.id, "name": student.name, "free": seat is None or back, "back": back})
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -179,8 +179,12 @@ def join(code: str):
         data = _state(table, seat)
         data["rejoined"] = True
         return jsonify(data)
+    sent = schemas.parse(schemas.JoinRequest, body)
     try:
-        seat, token = tables.join(table, schemas.parse(schemas.JoinRequest, body).name)
+        if sent.student is not None:  # a class's table: the name picked from its roster
+            seat, token = tables.join_from_roster(table, sent.student, sent.word)
+        else:
+            seat, token = tables.join(table, sent.name)
     except tables.WaitForTeacher as asked:
         seating.remember_ask(table.code, asked.token)
         response = jsonify(asking=_asking(table, "waiting", asked.position))

@@ -12,6 +12,7 @@ from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
 from ..i18n import current_language, preset_title, translated
 from ..lan import only_this_computer
+from ..services import classes
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
 from ..store.codes import normalize_code
@@ -51,7 +52,7 @@ def spec_from_form(form) -> dict:
             "deck": form.get("deck") or None, "options": options, "seats": seats,
             "match": {"format": form.get("match_format") or "hands", "value": form.get("match_value") or 1,
                       "tie_break": form.get("tie_break") == "on"},
-            "pace": form.get("pace") or None}
+            "pace": form.get("pace") or None, "class_id": form.get("class_id") or None}
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
@@ -60,7 +61,8 @@ def new():
     """The new-table form (?deck=... chooses the deck, as the deck studio's Play does; ?rules=... the rules,
     and with them the options the form shows)."""
     form = request.form if request.method == "POST" else {"deck": request.args.get("deck", ""),
-                                                          "rules": request.args.get("rules", "")}
+                                                          "rules": request.args.get("rules", ""),
+                                                          "class_id": request.args.get("class", "")}
     if request.method == "POST":
         try:
             table, here = table_service.create(spec_from_form(request.form), current_user.id,
@@ -110,7 +112,7 @@ def _new_form(form, error: str | None) -> str:
                            chosen_rules=chosen_rules,
                            default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults,
                            choice_labels=_choice_labels, rules_default=_rules_default,
-                           preset_titles=_preset_titles())
+                           preset_titles=_preset_titles(), classes=classes.of_teacher(current_user.id))
 
 
 def bot_names() -> str:
@@ -136,17 +138,28 @@ def join():
     if request.method == "GET":
         return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None)
     code, name = request.form.get("code", ""), request.form.get("name", "")
+    table = None
     try:
         table = table_service.read(code)
         if not seating.held_seats(table):
-            seat, token = table_service.join(table, name)
+            if request.form.get("student"):  # a class's table: the name picked from its roster
+                seat, token = table_service.join_from_roster(table, request.form["student"], request.form.get("word"))
+            else:
+                seat, token = table_service.join(table, name)
             seating.remember_seat(table.code, seat.position, token)
     except table_service.WaitForTeacher as asked:  # an away student's seat: she waits for the teacher
         seating.remember_ask(table.code, asked.token)
         return redirect(url_for("tables.waiting", code=table.code), 303)
     except ServiceError as exc:
-        return render_template("tables/join.html", code=code, name=name, error=translated(exc)), exc.status
+        roster = table_service.roster_choices(table) if table is not None else None
+        return render_template("tables/join.html", code=table.code if table is not None else code, name=name,
+                               error=translated(exc), roster=roster, word=_needs_word(table)), exc.status
     return redirect(url_for("play.play", code=table.code), 303)
+
+
+def _needs_word(table) -> bool:
+    school_class = classes.class_of(table) if table is not None else None
+    return bool(school_class and school_class.word)
 
 
 @bp.get("/j/<code>/waiting")
@@ -171,13 +184,15 @@ def join_link(code: str):
     table = table_service.read(code)
     if seating.held_seats(table):
         return redirect(url_for("play.play", code=table.code))
-    return render_template("tables/join.html", code=table.code, name="", error=None)
+    return render_template("tables/join.html", code=table.code, name="", error=None,
+                           roster=table_service.roster_choices(table), word=_needs_word(table))
 
 
 @bp.get("/t/<code>/projector")
 def projector(code: str):
     table = table_service.read(code)
-    return render_template("tables/projector.html", table=table,
+    school_class = classes.class_of(table) if seating.is_teacher(table) else None  # the word: the teacher's screen only
+    return render_template("tables/projector.html", table=table, class_word=school_class.word if school_class else None,
                            join_url=public_url("tables.join_link", code=table.code))
 
 

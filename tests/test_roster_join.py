@@ -1,0 +1,142 @@
+"""A table opened for a class: its students join by picking their name from the roster (no typing, no two
+of one name), with the class word when the class has one; the seat remembers the roster student, so a
+child's results join up across the class's tables and days in the reports."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.db import db
+from app.models import Hand, RosterStudent, SchoolClass, Seat, Table
+
+from .test_classes import make_class
+from .web_support import choose_move, deck_of, get_state, teacher_client
+
+pytestmark = pytest.mark.database
+SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]
+
+
+def class_ids(app) -> tuple[int, dict[str, int]]:
+    with app.app_context():
+        school_class = SchoolClass.query.one()
+        return school_class.id, {s.name: s.id for s in school_class.students}
+
+
+def open_for_class(teacher, class_id, **spec) -> str:
+    response = teacher.post("/api/tables", json={"seats": SEATS, "class_id": class_id, **spec})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["code"]
+
+
+def test_a_student_picks_their_name_and_the_seat_remembers_them(app):
+    teacher = teacher_client(app)
+    make_class(teacher)
+    class_id, students = class_ids(app)
+    code = open_for_class(teacher, class_id)
+    page = app.test_client().get(f"/j/{code}").get_data(as_text=True)
+    assert re.findall(r'name="student" value="(\d+)"', page) == [str(students[n]) for n in ("Anna", "Boris", "Gleb", "Vera")]
+    assert 'id="name"' not in page  # nothing to type
+    anna = app.test_client()
+    response = anna.post(f"/api/tables/{code}/join", json={"student": students["Anna"]})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["you"]["name"] == "Anna"
+    with app.app_context():
+        seat = Seat.query.join(Table).filter(Table.code == code, Seat.name == "Anna").one()
+        assert seat.student_id == students["Anna"]
+    # Anna is playing: her name is offered no more, and nobody else can take it.
+    page = app.test_client().get(f"/j/{code}").get_data(as_text=True)
+    assert re.search(rf'value="{students["Anna"]}" class="roster-name" disabled', page)
+    taken = app.test_client().post(f"/api/tables/{code}/join", json={"student": students["Anna"]})
+    assert taken.status_code == 409, taken.get_json()
+    # Typing a name is no way in at a class's table; a student of another class neither.
+    typed = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Mallory"})
+    assert typed.status_code == 400 and typed.get_json()["error"]["code"] == "pick-your-name"
+    stray = app.test_client().post(f"/api/tables/{code}/join", json={"student": 999999})
+    assert stray.status_code == 400 and stray.get_json()["error"]["code"] == "unknown-student"
+
+
+def test_the_class_word_is_asked_and_shown_only_on_the_teachers_projector(app):
+    teacher = teacher_client(app)
+    make_class(teacher, word=True)
+    class_id, students = class_ids(app)
+    with app.app_context():
+        word = SchoolClass.query.one().word
+    code = open_for_class(teacher, class_id)
+    assert 'id="class-word"' in app.test_client().get(f"/j/{code}").get_data(as_text=True)
+    wrong = app.test_client().post(f"/api/tables/{code}/join", json={"student": students["Boris"], "word": "ZZZZ"})
+    assert wrong.status_code == 400 and wrong.get_json()["error"]["code"] == "wrong-class-word"
+    right = app.test_client().post(f"/api/tables/{code}/join", json={"student": students["Boris"], "word": word.lower()})
+    assert right.status_code == 201
+    assert word in teacher.get(f"/t/{code}/projector").get_data(as_text=True)
+    assert word not in app.test_client().get(f"/t/{code}/projector").get_data(as_text=True)  # a stranger's screen
+
+
+def test_the_join_form_takes_the_pick_and_keeps_the_roster_on_a_refusal(app):
+    teacher = teacher_client(app)
+    make_class(teacher, word=True)
+    class_id, students = class_ids(app)
+    code = open_for_class(teacher, class_id)
+    refused = app.test_client().post("/join", data={"code": code, "student": students["Vera"], "word": "nope"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "class word" in page and 'name="student"' in page
+    with app.app_context():
+        word = SchoolClass.query.one().word
+    joined = app.test_client().post("/join", data={"code": code, "student": students["Vera"], "word": word})
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(f"/t/{code}/play")
+
+
+def test_another_teachers_class_cannot_be_used(app):
+    owner = teacher_client(app)
+    make_class(owner)
+    class_id, _students = class_ids(app)
+    other = teacher_client(app, "Mr Other")
+    response = other.post("/api/tables", json={"seats": SEATS, "class_id": class_id})
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "unknown-class"
+    assert owner.post("/api/tables", json={"seats": SEATS, "class_id": True}).status_code == 400
+
+
+def play_until_over(app, code, clients, teacher):
+    deck = deck_of(teacher, code)
+    import random
+    rng = random.Random(3)
+    for _ in range(2000):
+        state = get_state(teacher, code)
+        if state["status"] != "playing":
+            return
+        for client in clients:
+            mine = get_state(client, code)
+            if mine["status"] == "playing" and mine["game"] and mine["game"]["turn"] == mine["you"]["name"]:
+                client.post(f"/api/tables/{code}/moves", json={"version": mine["version"],
+                                                                "move": choose_move(mine, deck, rng)})
+    raise AssertionError("the hand did not end")
+
+
+def test_a_childs_results_join_up_across_the_classs_tables_and_days(app):
+    app.config.update(BOT_PACE_SECONDS=0, HAND_PAUSE_SECONDS=0, DEAL_SEED=7)
+    teacher = teacher_client(app)
+    make_class(teacher)
+    class_id, students = class_ids(app)
+    codes = []
+    for _table in range(2):
+        code = open_for_class(teacher, class_id, match={"format": "hands", "value": 1})
+        anna, boris = app.test_client(), app.test_client()
+        assert anna.post(f"/api/tables/{code}/join", json={"student": students["Anna"]}).status_code == 201
+        assert boris.post(f"/api/tables/{code}/join", json={"student": students["Boris"]}).status_code == 201
+        assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+        play_until_over(app, code, [anna, boris], teacher)
+        codes.append(code)
+    with app.app_context():  # the first table was played yesterday
+        hand = Hand.query.join(Table).filter(Table.code == codes[0]).one()
+        hand.started_at -= 86400
+        db.session.commit()
+    page = teacher.get(f"/reports/?class={class_id}").get_data(as_text=True)
+    rows = re.findall(r'<tr data-student="Anna">', page)
+    assert len(rows) == 1, "Anna is one child at the class's two tables"
+    anna_row = page[page.index('<tr data-student="Anna">'):].split("</tr>", 1)[0]
+    assert all(code[:3] in anna_row for code in codes)
+    assert re.search(r'<td class="num">2</td>', anna_row)  # two hands
+    days = teacher.get(f"/reports/?class={class_id}&student=Anna").get_data(as_text=True)
+    assert len(re.findall(r'<tr data-day="\d{4}-\d\d-\d\d">', days)) == 2
+    # Without the class, two children of one name at two tables are still two rows.
+    assert teacher.get("/reports/?class=999999").status_code == 404
