@@ -44,12 +44,14 @@ class OptionWords:
     choices: Mapping[Any, str]  # what a value means, where that is worth words ({"set": "a whole set"})
     rules: tuple[str, ...] = EVERY_RULES  # the presets under which the form offers it
     rare: bool = False          # True: the form keeps it under "More options", closed
+    classroom: bool = False     # True: how the app runs the class, no rule of the game; records leave it out
 
 
 def option(default: T, *, label: str, help: str, choices: Mapping[T, str] | None = None,
-           rules: tuple[str, ...] = EVERY_RULES, rare: bool = False) -> T:
+           rules: tuple[str, ...] = EVERY_RULES, rare: bool = False, classroom: bool = False) -> T:
     """A field of Options with its words beside its default (they live in the field's metadata)."""
-    return field(default=default, metadata={"words": OptionWords(label, help, dict(choices or {}), rules, rare)})
+    return field(default=default, metadata={"words": OptionWords(label, help, dict(choices or {}), rules, rare,
+                                                                 classroom)})
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,12 @@ class Options:
     stand_in_after: int | None = option(
         None, label=N_("A computer plays for an away student after (minutes)"),
         help=N_("The app only: a student whose screen has not been seen for this many minutes (1 to 10) gets a "
-                "computer playing for them until they are back; blank: only when the teacher asks."), rare=True)
+                "computer playing for them until they are back; blank: only when the teacher asks."), rare=True,
+        classroom=True)
+    turn_seconds: int | None = option(
+        None, label=N_("Seconds to make a move (then a computer makes it)"),
+        help=N_("The app only: a student who has not moved after this many seconds (10 to 600) has a computer "
+                "make that move for them, and is told; blank: no time limit."), rare=True, classroom=True)
     name_the_work: bool = option(
         False, label=N_("Name the work for a bonus point"),
         help=N_("Each card received by an ask asks its receiver to name the work: a right answer scores 1."))
@@ -167,19 +174,24 @@ class Options:
     hide_scores: bool = option(
         False, label=N_("Scores hidden until the end of the hand"),
         help=N_("While a hand is played no screen shows its scores or bonus points (the sets laid down stay "
-                "on the table); they appear when the hand ends."), rare=True)
+                "on the table); they appear when the hand ends."), rare=True, classroom=True)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def overrides(self, base: "Options") -> dict[str, Any]:
-        """Only the fields that differ from base (what a record needs to write down)."""
+        """Only the fields that differ from base (what a table stores of its options)."""
         return {k: v for k, v in asdict(self).items() if getattr(base, k) != v}
+
+    def rule_overrides(self, base: "Options") -> dict[str, Any]:
+        """The overrides a game record writes down: the rules' only, not how the app runs the class."""
+        return {k: v for k, v in self.overrides(base).items() if k not in CLASSROOM_OPTIONS}
 
 
 OPTION_NAMES = tuple(f.name for f in fields(Options))
 # An option declared without option() has no words: tests/test_options_documented.py says which.
 OPTION_WORDS: dict[str, OptionWords] = {f.name: f.metadata["words"] for f in fields(Options) if "words" in f.metadata}
+CLASSROOM_OPTIONS = frozenset(name for name, words in OPTION_WORDS.items() if words.classroom)
 
 PRESETS: dict[str, Options] = {
     # Authors with an ordinary deck: ask for a rank, no stock, a miss passes left [seeds 000-002].
@@ -269,5 +281,8 @@ def _check(options: Options) -> None:
     if options.stand_in_after is not None and not 1 <= options.stand_in_after <= 10:
         raise OptionsError(N_('option "%(name)s" is a number of minutes from %(least)d to %(most)d'),
                            name="stand_in_after", least=1, most=10)
+    if options.turn_seconds is not None and not 10 <= options.turn_seconds <= 600:
+        raise OptionsError(N_('option "%(name)s" is a number of seconds from %(least)d to %(most)d'),
+                           name="turn_seconds", least=10, most=600)
     if options.jokers and options.removed_rank is None:
         raise OptionsError(N_('option "jokers" needs "removed_rank" (the removed cards and the jokers form a set)'))

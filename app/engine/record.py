@@ -20,7 +20,7 @@ from ..decks.model import Deck
 from ..decks.yamlsafe import compose, decode
 from .game import Game, SetupError
 from .moves import MOVE_FIELDS, Move, move_from_dict
-from .options import PRESETS, OptionsError, make_options
+from .options import CLASSROOM_OPTIONS, PRESETS, OptionsError, make_options
 
 FORMAT = "authors-record/1"
 # record > deck > sets > set > cards > card > aliases, plus one level for a test case's "record:" wrapper.
@@ -92,7 +92,8 @@ def record_of(game: Game) -> Record:
     builtin = builtin_decks().get(game.source_deck.id)
     return Record(
         rules=game.rules, deck=game.source_deck, players=list(game.players),
-        options=game.options.overrides(PRESETS[game.rules]) if game.rules in PRESETS else game.options.to_dict(),
+        options=game.options.rule_overrides(PRESETS[game.rules]) if game.rules in PRESETS else {
+            k: v for k, v in game.options.to_dict().items() if k not in CLASSROOM_OPTIONS},
         dealer=game.players[game.dealer],
         teams=[list(t) for t in game.teams] if game.teams and game.teams != _alternate(game.players) else None,
         hands={name: list(cards) for name, cards in game.initial_hands.items()},

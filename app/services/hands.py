@@ -341,15 +341,44 @@ def _standing_in_for(seat) -> bool:
     return seat.kind == "human" and seat.token_hash is not None and bool(seat.name)
 
 
-def _person_wait(table, actor: str | None, now: float) -> float:
-    """next_bot_at while a person is to move: NO_COMPUTER; at a table with `stand_in_after`, the moment
-    a computer would stand in for that student if she stays away (she is looked at again then)."""
-    after = stand_in_after(table)
-    seat = next((s for s in table.seats if s.name == actor), None) if actor and after is not None else None
-    if seat is None or not _standing_in_for(seat):
+@lru_cache(maxsize=256)
+def _turn_seconds(rules: str, options_json: str) -> float | None:
+    seconds = make_options(rules, json.loads(options_json or "{}")).turn_seconds
+    return None if seconds is None else float(seconds)
+
+
+def turn_limit(table) -> float | None:
+    """Seconds a person has to make a move (the table's `turn_seconds`), or None: no limit."""
+    return _turn_seconds(table.rules, table.options_json or "{}")
+
+
+def turn_deadline(table) -> float | None:
+    """When the person to move runs out of time (the moment the table last moved, plus the limit), or
+    None: no limit, no person to move, or play stopped."""
+    limit = turn_limit(table)
+    if limit is None or table.status != "playing" or table.paused:
+        return None
+    actor = store.turn(table)
+    seat = next((s for s in table.seats if s.name == actor), None) if actor else None
+    return None if seat is None or seat.kind == "computer" else table.changed_at + limit
+
+
+def _person_wait(table, actor: str | None, now: float, turn_start: float | None = None) -> float:
+    """next_bot_at while a person is to move: NO_COMPUTER; else the first moment she is to be looked at
+    again: at a table with `stand_in_after`, when a computer would stand in for her if she stays away;
+    with `turn_seconds`, when her time for the move runs out (`turn_start`: when her turn began)."""
+    seat = next((s for s in table.seats if s.name == actor), None) if actor else None
+    if seat is None or seat.kind == "computer":
         return NO_COMPUTER
-    seen = seat.seen_at if seat.seen_at is not None else now
-    return max(now + pace(table), seen + after)
+    moments = []
+    after = stand_in_after(table)
+    if after is not None and _standing_in_for(seat):
+        seen = seat.seen_at if seat.seen_at is not None else now
+        moments.append(max(now + pace(table), seen + after))
+    limit = turn_limit(table)
+    if limit is not None:
+        moments.append((now if turn_start is None else turn_start) + limit)
+    return min(moments) if moments else NO_COMPUTER
 
 
 def _person_due(table, now: float) -> bool:
@@ -373,8 +402,29 @@ def _person_due(table, now: float) -> bool:
         except (store.Gone, store.Stale):
             return False
         return True
-    presence.put_off(table.id, table.version, _person_wait(table, actor, now))
+    limit = turn_limit(table)
+    if limit is not None and now >= table.changed_at + limit:
+        return _play_for(table, limit)
+    presence.put_off(table.id, table.version, _person_wait(table, actor, now, turn_start=table.changed_at))
     return False
+
+
+def _play_for(table, limit: float) -> bool:
+    """The person to move ran out of time (`turn_seconds`): a computer player makes that one move for
+    her (her seat stays hers; the move's row says `timed_out`). True when it was made."""
+    try:
+        with store.moving(table) as locked:
+            actor = store.turn(locked)
+            seat = next((s for s in locked.seats if s.name == actor), None) if actor else None
+            if seat is None or seat.kind == "computer" or locked.paused or time.time() < locked.changed_at + limit:
+                return False
+            hand = locked.current_hand
+            with store.playing(hand) as game:
+                move = make_bot("random", hand.id * 1000 + len(game.moves)).choose(game.view(actor))
+                _commit_move(locked, hand, game, move, extra={"timed_out": True})
+    except (store.Gone, store.Stale, Conflict):
+        return False
+    return True
 
 
 def begin_stand_in(table: Table, seat, bot: str | None, now: float) -> None:

@@ -126,6 +126,7 @@ def summary(table) -> dict[str, Any]:
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
         "paused": bool(table.paused), "locked": bool(table.locked), "pace": hands.pace(table),
+        "turn_deadline": hands.turn_deadline(table),  # (epoch seconds) a person's time for the move runs out
         "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},

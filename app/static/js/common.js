@@ -110,6 +110,15 @@ export async function api(method, url, body) {
 }
 
 /* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
+/* The server's clock, from the Date header of the last poll (to the second): a turn's time limit is the
+   server's, whatever the phone's clock says. serverNow() is in epoch seconds. */
+let clockOffset = 0;
+function noteServerDate(response) {
+  const date = Date.parse(response.headers.get("Date") || "");
+  if (!isNaN(date)) clockOffset = date / 1000 - Date.now() / 1000;
+}
+export function serverNow() { return Date.now() / 1000 + clockOffset; }
+
 export function poller(urlFor, onData, onError) {
   let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000;
   async function tick() {
@@ -122,6 +131,7 @@ export function poller(urlFor, onData, onError) {
       const headers = { "Accept": "application/json" };
       if (etag) headers["If-None-Match"] = etag;
       const response = await fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" });
+      noteServerDate(response);
       if (response.status === 200) {
         etag = response.headers.get("ETag");
         const data = await response.json();

@@ -2,7 +2,7 @@
    screen hides every hand until the next player taps "I'm <name>", and no seat's state is even fetched
    before that. */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
-import { api, clear, el, fillNodes, gettext, lang, ngettext, poller } from "./common.js";
+import { api, clear, el, fillNodes, gettext, lang, ngettext, poller, serverNow } from "./common.js";
 import { cardFace, groupBySet } from "./cards.js";
 import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
@@ -49,12 +49,32 @@ function start(root) {
 
   const poll = poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
 
+  /* A turn's time limit (the table's turn_seconds): the seconds left beside the status, said aloud at most
+     once a minute and at 10 s left. */
+  const timerLine = document.getElementById("turn-timer");
+  let spoken = null;
+  setInterval(function () {
+    const deadline = state && state.game && state.game.to_act && state.turn_deadline;
+    if (!deadline || state.status !== "playing" || state.paused) { timerLine.hidden = true; spoken = null; return; }
+    const left = Math.max(0, Math.ceil(deadline - serverNow()));
+    timerLine.hidden = false;
+    timerLine.textContent = ngettext("%(num)d second left to make your move", "%(num)d seconds left to make your move", left);
+    timerLine.classList.toggle("hurry", left <= 10);
+    const mark = left <= 10 ? "10" : String(Math.ceil(left / 60));
+    if (spoken !== null && mark !== spoken && (left <= 10 || left % 60 === 0)) announcer.tell(timerLine.textContent);
+    spoken = mark;
+  }, 1000);
+
   function seatOf(s) { return s && s.you ? s.you.position : null; }
 
   function update(data) {
     // The same table from the same seat again (the poll right after a move): no redraw, which would take a
     // half-typed answer or a half-pressed key away.
     if (state && data.version === state.version && seatOf(data) === seatOf(state)) return;
+    if (state && state.game && state.game.to_act && state.turn_deadline && !sending && seatOf(data) === seatOf(state)
+        && data.version > state.version && serverNow() >= state.turn_deadline - 1) {
+      showNote(gettext("Time was up: a computer made your move."));
+    }
     state = data;
     root.dataset.version = data.version;
     const game = data.game;

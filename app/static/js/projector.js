@@ -55,7 +55,7 @@ function seatTile(s, index, name, sum) {
     el("div", { class: "seat-head" },
       el("h3", { class: "seat-name", text: name }),
       onTurn ? tag(gettext("to play"), "turn-tag") : null,
-      seat.kind === "computer" ? tag(gettext("computer")) : null,
+      seat.stand_in ? tag(gettext("away: a computer plays")) : seat.kind === "computer" ? tag(gettext("computer")) : null,
       name === game.dealer ? tag(gettext("dealer")) : null,
       seat.vacant ? tag(gettext("away")) : null),
     el("p", { class: "count" }, withNumber(ngettext("%(num)d card", "%(num)d cards", count, { num: "%(num)d" }), count)),

@@ -9,7 +9,8 @@ function seatLabel(state, name) {
   const seat = state.seats.find(function (s) { return s.name === name; });
   if (!seat) return name;
   let label = name;
-  if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
+  if (seat.stand_in) label = gettext("%(name)s (away: a computer plays for them)", { name: label });
+  else if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
   if (seat.vacant && state.status !== "lobby") label = gettext("%(name)s (away)", { name: label });
   return label;
 }
