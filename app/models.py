@@ -102,6 +102,7 @@ class Seat(SeatMixin, db.Model):
     name_key = db.Column(db.String(40), nullable=True)                # casefolded name: unique at a table
     token_hash = db.Column(db.String(64), nullable=True)              # sha256 of the seat's secret token
     student_id = db.Column(db.Integer, nullable=True)                 # the roster student who took it (RosterStudent)
+    barred = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())  # removed for the match
     # Presence (issue #19): when a screen of this seat last polled, written at most once per
     # app/store/presence.py WRITE_EVERY seconds (the seat is away once it is older than AWAY_AFTER).
     seen_at = db.Column(db.Float, nullable=True)

@@ -127,3 +127,29 @@ def test_the_join_page_waits_and_opens_the_game_once_let_in(app):
     assert teacher.post(f"/api/tables/{code}/seats/0/let-in").status_code == 200
     assert phone.get(f"/api/tables/{code}/ask").get_json()["asking"]["status"] == "let-in"
     assert phone.get(f"/j/{code}/waiting").headers["Location"].endswith(f"/t/{code}/play")
+
+
+def test_a_name_taken_off_for_the_match_cannot_come_back(app):
+    """The teacher takes a student off for the rest of the match: the seat keeps her name for the game,
+    and neither a new device nor her own can take it or ask for it back."""
+    from .web_support import open_table, seat_student, teacher_client
+
+    app.config.update(BOT_PACE_SECONDS=0, HAND_PAUSE_SECONDS=0, DEAL_SEED=7)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}])
+    cara = seat_student(app, code, "Cara")
+    seat_student(app, code, "Dan")
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    position = next(s["position"] for s in teacher.get(f"/api/tables/{code}").get_json()["seats"] if s["name"] == "Cara")
+    assert cara.post(f"/api/tables/{code}/join", json={"name": "Cara"}).status_code == 200  # still hers
+    removed = teacher.delete(f"/api/tables/{code}/seats/{position}?for_good=1")
+    assert removed.status_code == 200
+    seat = next(s for s in removed.get_json()["seats"] if s["position"] == position)
+    assert seat["barred"] and seat["name"] == "Cara"  # the game goes on with her name on the seat
+    for device in (app.test_client(), cara):
+        again = device.post(f"/api/tables/{code}/join", json={"name": "cara"})
+        assert again.status_code == 409 and again.get_json()["error"]["code"] == "name-removed", again.get_json()
+    # A plain Remove (not for good) lets her ask for the seat back, as before.
+    dan = next(s["position"] for s in removed.get_json()["seats"] if s["name"] == "Dan")
+    assert teacher.delete(f"/api/tables/{code}/seats/{dan}").status_code == 200
+    assert app.test_client().post(f"/api/tables/{code}/join", json={"name": "Dan"}).status_code == 202

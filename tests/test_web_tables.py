@@ -221,7 +221,7 @@ def test_rename_remove_and_computer_in_the_lobby(play_app):
     assert state["seats"][1]["kind"] == "computer" and state["seats"][1]["name"].startswith("Computer")
     assert teacher.patch(f"/api/tables/{code}/seats/2", json={"kind": "human"}).status_code == 200
     assert get_state(teacher, code)["seats"][2] == {"position": 2, "name": None, "kind": "human", "bot": None,
-                                                     "vacant": True, "here": False, "stand_in": False,
+                                                     "vacant": True, "here": False, "stand_in": False, "barred": False,
                                                      "presence": None, "away_seconds": None, "asks_back": False}
     for bad in ({"kind": "wizard"}, {}, {"kind": "computer", "bot": "genius"}, {"name": ""}):
         assert teacher.patch(f"/api/tables/{code}/seats/1", json=bad).status_code == 400, bad

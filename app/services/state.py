@@ -90,7 +90,8 @@ def deck_image(table, name: str):
 def seat_dict(seat, held: set[int] | None = None) -> dict[str, Any]:
     return {"position": seat.position, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "vacant": seat.vacant, "here": seat.position in (held or ()),
-            "stand_in": bool(getattr(seat, "stand_in", False))}  # a computer plays for its away student
+            "stand_in": bool(getattr(seat, "stand_in", False)),
+            "barred": bool(getattr(seat, "barred", False))}  # a computer plays for its away student
 
 
 @lru_cache(maxsize=256)

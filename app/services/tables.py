@@ -225,7 +225,7 @@ class WaitForTeacher(ServiceError):
 def can_ask_back(seat, now: float) -> bool:
     """Whether another device may ask for this seat back: a student's seat (or one a computer stands in
     for) whose screen is away, or one whose student the teacher removed during play."""
-    if not seat.name:
+    if not seat.name or getattr(seat, "barred", False):
         return False
     if seat.kind == "human":
         return seat.token_hash is None or presence.away_for(seat.seen_at, now) is not None
@@ -247,6 +247,9 @@ def join(table: Table, name: Any, student_id: int | None = None) -> tuple[Seat, 
             raise Conflict(N_("This table's match is over; ask your teacher for a new code."), code="table-closed")
         now = time.time()
         same = next((s for s in table.seats if s.name and name_key(s.name) == name_key(name)), None)
+        if same is not None and same.barred:
+            raise Conflict(say(N_('The teacher has taken "%(name)s" off this table for the rest of the match.'),
+                               name=same.name), code="name-removed")
         if same is not None and table.status in ("lobby", "playing") and can_ask_back(same, now):
             # (the teacher decides, so a locked table takes the request too)
             token = new_token()
@@ -324,15 +327,18 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
     return seat
 
 
-def remove_player(table: Table, position: Any) -> Seat:
+def remove_player(table: Table, position: Any, for_good: bool = False) -> Seat:
     """The student leaves the seat. Before play the seat is free again; during play it keeps the name
-    for the game and waits for a student to join or for a computer player."""
+    for the game and waits for a student to join or for a computer player. `for_good` (during play): the
+    name is taken off the table for the rest of the match: no device may take it or ask for it back."""
     with changing(table) as table:
         seat = seat_at(table, position)
-        if seat.kind != "human" or seat.token_hash is None:
+        if seat.kind != "human" or (seat.token_hash is None and not (for_good and seat.name)):
             raise Conflict(say(N_("Seat %(position)d has no player to remove."), position=seat.position),
                            code="seat-empty")
         seat.token_hash = None
+        seat.claim_hash = None
+        seat.barred = bool(for_good) and table.status != "lobby"
         if table.status == "lobby":
             seat.name = seat.name_key = None
         table.touch()

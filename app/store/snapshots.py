@@ -42,6 +42,7 @@ class SeatSnapshot(SeatMixin):
     claim_at: float | None = None
     claim_refused: bool = False
     student_id: int | None = None  # the roster student who took the seat (models.Seat)
+    barred: bool = False  # taken off the table for the rest of the match (models.Seat)
 
 
 @dataclass(frozen=True, eq=False)

@@ -327,7 +327,7 @@ def stand_in(code: str, position: str):
 @bp.delete("/tables/<code>/seats/<position>")
 def remove_player(code: str, position: str):
     table = _managed(code)
-    tables.remove_player(table, position)
+    tables.remove_player(table, position, for_good=request.args.get("for_good") in ("1", "true"))
     return jsonify(_state(tables.read(code)))
 
 

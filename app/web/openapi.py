@@ -175,7 +175,10 @@ def openapi_document() -> dict[str, Any]:
                           "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
                                         "409": _error("The name is taken, or the change is not possible now.")}},
                 "delete": {"summary": "Remove the seat's player (teacher); the seat waits for someone else.",
-                           "parameters": [CODE, POSITION],
+                           "description": "With `for_good=1` during play, the name is taken off the table for the "
+                                          "rest of the match: nobody may take it or ask for it back.",
+                           "parameters": [CODE, POSITION, {"name": "for_good", "in": "query", "required": False,
+                                                           "schema": {"type": "string", "enum": ["1", "0"]}}],
                            "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
                                          "409": _error("Nobody to remove.")}},
             },

@@ -85,6 +85,12 @@ function start(root) {
       if (seat.kind === "human" && !seat.vacant) {
         controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, gettext("Remove")));
       }
+      if (s.status === "playing" && seat.kind === "human" && seat.name && !seat.barred) {
+        // (the name stays on the seat for the game; nobody can take it, nor ask for it back)
+        controls.append(el("button", { type: "button", class: "remove-for-good", onclick: function () {
+          act("DELETE", seatUrl(seat.position) + "?for_good=1"); } },
+        gettext("Take %(name)s off this table for the match", { name: seat.name })));
+      }
       if (s.status !== "finished" && s.status !== "closed") {
         const strength = el("select", { "aria-label": gettext("Computer player for seat %(number)d", { number: seat.position + 1 }) },
           bots.map(function (b) { return el("option", { value: b[0], selected: b[0] === seat.bot }, b[1]); }));
