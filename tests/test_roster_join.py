@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.db import db
-from app.models import Hand, RosterStudent, SchoolClass, Seat, Table
+from app.models import Hand, SchoolClass, Seat, Table
 
 from .test_classes import make_class
 from .web_support import choose_move, deck_of, get_state, teacher_client
