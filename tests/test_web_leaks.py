@@ -19,7 +19,7 @@ from app.models import Hand, Table
 from .test_web_privacy import PUBLIC, Watch, assert_private
 from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
 
-PARAMS = {"code", "number", "position", "name"}    # what a table's routes are named by
+PARAMS = {"code", "number", "position", "name", "signed"}  # what a table's routes are named by
 TABLE_LISTS = {"api.list_tables", "tables.overview", "reports.index", "reports.answers_csv",
                "reports.students_csv"}              # routes that show many tables
 SAME_FOR_ALL = {"api.deck", "tables.qr"}            # public by design: checked equal for every reader
@@ -44,7 +44,8 @@ def table_routes(app) -> list:
 def urls(rule, code: str, hands: int, seats: int) -> list[str]:
     values = [{}]
     for name, choices in (("code", [code]), ("number", range(1, hands + 2)), ("position", range(seats)),
-                          ("name", ["set-none.png"])):  # (a built-in deck's table: no picture to find)
+                          ("name", ["set-none.png"]),  # (a built-in deck's table: no picture to find)
+                          ("signed", ["not-a-signed-link"])):
         if name in rule.arguments:
             values = [{**v, name: c} for v in values for c in choices]
     out = []

@@ -308,6 +308,25 @@ def roster_choices(table) -> list[dict[str, Any]] | None:
     return out
 
 
+def move_seats(table: Table, hashes: dict[str, str]) -> dict[int, str]:
+    """Pass-and-play seats moved to another device: each seat whose token is still the one named (by its
+    hash) gets a new token, which only the new device holds; the device they came from no longer plays
+    them. Returns the new tokens by position; a Conflict when none is as named (already moved)."""
+    moved: dict[int, str] = {}
+    with changing(table) as table:
+        for seat in table.seats:
+            named = hashes.get(str(seat.position))
+            if named is not None and seat.kind == "human" and seat.token_hash == named:
+                token = new_token()
+                seat.token_hash = token_hash(token)
+                moved[seat.position] = token
+        if not moved:
+            raise Conflict(N_("These seats have moved already (or changed since the link was made): ask for "
+                              "a new link on the teacher's page."), code="seats-moved")
+        table.touch()
+    return moved
+
+
 # ----------------------------------------------------------------------------------------------------
 # The teacher's controls
 # ----------------------------------------------------------------------------------------------------

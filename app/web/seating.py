@@ -15,7 +15,7 @@ from ..i18n import translated
 from ..store import SeatSnapshot as Seat, TableSnapshot as Table
 from ..services import tables as table_service
 from ..store.codes import token_matches
-from ..services.errors import Forbidden, ServiceError
+from ..services.errors import BadRequest, Forbidden, ServiceError
 
 MAX_TABLES_REMEMBERED = 20
 
@@ -90,6 +90,40 @@ def held_seats(table: Table) -> dict[int, Seat]:
             seats.pop(table.code, None)
         session["seats"] = seats
     return held
+
+
+MOVE_SALT, MOVE_MAX_AGE = "authors.move-seats", 30 * 60
+
+
+def _move_signer():
+    from flask import current_app
+    from itsdangerous import URLSafeTimedSerializer
+
+    return URLSafeTimedSerializer(current_app.secret_key, salt=MOVE_SALT)
+
+
+def move_link_token(table: Table) -> str | None:
+    """A signed note of the pass-and-play seats this browser holds (their token hashes, not the tokens),
+    for the link that moves them to another device; None when it holds none."""
+    held = held_seats(table)
+    if not held:
+        return None
+    return _move_signer().dumps({"code": table.code, "seats": {str(p): s.token_hash for p, s in held.items()}})
+
+
+def moved_seats(table: Table, signed: str) -> dict[str, str]:
+    """The seats a move link names (position -> token hash), checked: signed by this server for this
+    table, at most MOVE_MAX_AGE old. A 400 with a sentence otherwise."""
+    from itsdangerous import BadData
+
+    try:
+        data = _move_signer().loads(signed, max_age=MOVE_MAX_AGE)
+    except BadData:
+        data = None
+    if not isinstance(data, dict) or data.get("code") != table.code or not isinstance(data.get("seats"), dict):
+        raise BadRequest(N_("This link to move seats is not valid, or older than 30 minutes: ask "
+                                          "for a new one on the teacher's page."), code="bad-move-link")
+    return {str(k): str(v) for k, v in data["seats"].items()}
 
 
 def requested_seat(table: Table, position) -> Seat | None:

@@ -129,8 +129,29 @@ def manage(code: str):
             return redirect(url_for("play.play", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
     join_url = public_url("tables.join_link", code=table.code)
-    return render_template("tables/manage.html", table=table, bots=bot_names(), join_url=join_url,
+    signed = seating.move_link_token(table)  # this browser's pass-and-play seats, to move them elsewhere
+    move_url = public_url("tables.take_seats", code=table.code, signed=signed) if signed else None
+    return render_template("tables/manage.html", table=table, bots=bot_names(), join_url=join_url, move_url=move_url,
                            join_page=public_url("tables.join"), this_computer_only=only_this_computer(join_url))
+
+
+@bp.route("/t/<code>/take/<signed>", methods=["GET", "POST"])
+def take_seats(code: str, signed: str):
+    """Pass-and-play seats moved to this device: GET explains (a link preview moves nothing), POST takes
+    them (new tokens, held here alone)."""
+    table = table_service.read(code)
+    hashes = seating.moved_seats(table, signed)
+    names = ", ".join(s.name for s in table.seats if str(s.position) in hashes and s.name)
+    page = {"code": table.code, "signed": signed, "names": names, "error": None}
+    if request.method == "GET":
+        return render_template("tables/take.html", **page)
+    try:
+        moved = table_service.move_seats(table, hashes)
+    except ServiceError as exc:
+        return render_template("tables/take.html", **{**page, "error": translated(exc)}), exc.status
+    for position, token in moved.items():
+        seating.remember_seat(table.code, position, token)
+    return redirect(url_for("play.play", code=table.code), 303)
 
 
 @bp.route("/join", methods=["GET", "POST"])
