@@ -121,6 +121,10 @@ def test_during_play_one_status_line_a_tile_per_seat_and_the_last_moves_large(li
     sentence = f"Hand 1 · {game['turn']} to play"
     wall.wait_for_function("s => document.getElementById('status').textContent === s", arg=sentence)
     wall.wait_for_function("n => document.querySelectorAll('#feed li:not(.muted)').length === n", arg=3)
+    # (the wall may still be drawing an earlier turn of the same player: wait for the table as it is now)
+    for name, count in game["hand_counts"].items():
+        wall.wait_for_function("([n, c]) => { const t = document.querySelector(`.seat-tile[data-player='${n}'] .count b`);"
+                               " return !!t && t.textContent === c; }", arg=[name, str(count)])
 
     seen = wall.evaluate("""() => {
       const tiles = Array.from(document.querySelectorAll(".seat-tile")).map(t => ({
