@@ -131,8 +131,21 @@ def manage(code: str):
     join_url = public_url("tables.join_link", code=table.code)
     signed = seating.move_link_token(table)  # this browser's pass-and-play seats, to move them elsewhere
     move_url = public_url("tables.take_seats", code=table.code, signed=signed) if signed else None
+    move_qr = url_for("tables.take_seats_qr", code=table.code, signed=signed) if signed else None
     return render_template("tables/manage.html", table=table, bots=bot_names(), join_url=join_url, move_url=move_url,
+                           move_qr=move_qr,
                            join_page=public_url("tables.join"), this_computer_only=only_this_computer(join_url))
+
+
+@bp.get("/t/<code>/take/<signed>/qr.svg")
+def take_seats_qr(code: str, signed: str):
+    """The QR code of a link that moves pass-and-play seats (for a tablet's camera)."""
+    table = table_service.read(code)
+    seating.moved_seats(table, signed)  # a valid link only
+    response = Response(qr_svg(public_url("tables.take_seats", code=table.code, signed=signed)),
+                        mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 @bp.route("/t/<code>/take/<signed>", methods=["GET", "POST"])
