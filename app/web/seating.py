@@ -6,9 +6,10 @@ these helpers, and every refusal of the services becomes a clear 4xx (JSON for t
 people)."""
 from __future__ import annotations
 
-from flask import jsonify, render_template, request, session
+from flask import current_app, jsonify, render_template, request, session
 from flask_babel import gettext
 from flask_login import current_user
+from itsdangerous import BadData, URLSafeTimedSerializer
 
 from ..decks.errors import N_, say
 from ..i18n import translated
@@ -95,10 +96,7 @@ def held_seats(table: Table) -> dict[int, Seat]:
 MOVE_SALT, MOVE_MAX_AGE = "authors.move-seats", 30 * 60
 
 
-def _move_signer():
-    from flask import current_app
-    from itsdangerous import URLSafeTimedSerializer
-
+def _move_signer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(current_app.secret_key, salt=MOVE_SALT)
 
 
@@ -114,15 +112,13 @@ def move_link_token(table: Table) -> str | None:
 def moved_seats(table: Table, signed: str) -> dict[str, str]:
     """The seats a move link names (position -> token hash), checked: signed by this server for this
     table, at most MOVE_MAX_AGE old. A 400 with a sentence otherwise."""
-    from itsdangerous import BadData
-
     try:
         data = _move_signer().loads(signed, max_age=MOVE_MAX_AGE)
     except BadData:
         data = None
     if not isinstance(data, dict) or data.get("code") != table.code or not isinstance(data.get("seats"), dict):
         raise BadRequest(N_("This link to move seats is not valid, or older than 30 minutes: ask "
-                                          "for a new one on the teacher's page."), code="bad-move-link")
+                            "for a new one on the teacher's page."), code="bad-move-link")
     return {str(k): str(v) for k, v in data["seats"].items()}
 
 

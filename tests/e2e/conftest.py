@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from ..web_support import TEACHER_PASSWORD, make_teacher
-from .a11y_support import watch
+from .a11y_support import axe_source, log_in, new_context, watch
 
 CHROMIUM = os.environ.get("AUTHORS_CHROMIUM", "/usr/bin/chromium")
 
@@ -58,13 +58,32 @@ def browser(live_app):
         chromium.close()
 
 
+@pytest.fixture(scope="module")
+def axe():
+    """axe-core's source (skipped, with the reason, where npm has not installed it)."""
+    return axe_source()
+
+
+@pytest.fixture(scope="module")
+def teacher(live_app, browser):
+    """One page of the teacher's, logged in, for the whole module."""
+    context = new_context(browser)
+    page = context.new_page()
+    errors = watch(page)
+    log_in(page, live_app.base_url)
+    yield page
+    assert not errors, errors
+    context.close()
+
+
 @pytest.fixture
 def new_page(browser):
+    """A fresh browser context per call (a student's phone, the projector), of the size asked for:
+    new_page(viewport={...}, reduced_motion="reduce")."""
     contexts = []
 
-    def make():
-        context = browser.new_context()
-        context.set_default_timeout(10_000)
+    def make(**options):
+        context = new_context(browser, **options)
         contexts.append(context)
         page = context.new_page()
         watch(page)  # a script error or a refusal of the strict Content-Security-Policy fails the test

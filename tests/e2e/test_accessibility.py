@@ -5,60 +5,21 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
-from .a11y_support import (Checker, axe_source, call, join, log_in, new_context, open_table, play_until,
-                           studio_deck, watch)
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return axe_source()
-
-
-@pytest.fixture(scope="module")
-def teacher(live_app, browser):
-    """One page of the teacher's, logged in, for the whole module."""
-    context = new_context(browser)
-    page = context.new_page()
-    errors = watch(page)
-    log_in(page, live_app.base_url)
-    yield page
-    assert not errors, errors
-    context.close()
-
-
-@pytest.fixture
-def student(live_app, browser):
-    """A fresh browser context per call: a student's device."""
-    contexts = []
-
-    def make(**options):
-        context = new_context(browser, **options)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page)
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.js_errors, page.js_errors
-        context.close()
+from .a11y_support import Checker, call, join, log_in, open_table, play_until, studio_deck
 
 
 def finished(state) -> bool:
     return bool(state["hands"])
 
 
-def test_every_page_passes_axe(live_app, teacher, student, axe):
+def test_every_page_passes_axe(live_app, teacher, new_page, axe):
     base = live_app.base_url
     axe_check = Checker(axe)
     deck_ref = studio_deck(live_app)
     number = deck_ref.split(":")[1]
 
     # Pages anyone may open.
-    visitor = student()
+    visitor = new_page()
     for label, path in [("library", "/"), ("a deck", "/decks/authors-1861"), ("rules index", "/rules"),
                         ("a rules page", "/rules/classic"), ("join", "/join"), ("log in", "/login"),
                         ("sign up", "/signup"), ("not found", "/decks/no-such-deck")]:
@@ -67,14 +28,14 @@ def test_every_page_passes_axe(live_app, teacher, student, axe):
 
     # A class table: lobby, the middle of a hand with the ask form, the end of a hand (of two).
     code = open_table(teacher, hands=2)
-    pupil = student()
+    pupil = new_page()
     join(pupil, base, code, "Anna")
     pupil.wait_for_selector("#lobby-seats")
     axe_check.check(pupil, "play: lobby")
     teacher.goto(f"{base}/t/{code}")
     teacher.wait_for_selector("#seats >> text=Anna")
     axe_check.check(teacher, "table manage: lobby")
-    projector = student()
+    projector = new_page()
     projector.goto(f"{base}/t/{code}/projector")
     projector.wait_for_selector("#lobby-seats")
     axe_check.check(projector, "projector: lobby")
@@ -99,7 +60,7 @@ def test_every_page_passes_axe(live_app, teacher, student, axe):
     # (works listed and prompts as before: this table's helper picks moves from the deck it is sent)
     code = open_table(teacher, rules="classic", deck=deck_ref,
                       options={"name_the_work": True, "named_asks": False, "works_listed": True})
-    pupil = student()
+    pupil = new_page()
     join(pupil, base, code, "Boris")
     call(teacher, "POST", f"/api/tables/{code}/start")
     play_until(pupil, code, lambda s: s["game"] and (s["game"]["prompts"] or s["game"]["finished"]), seed=3)
@@ -110,7 +71,7 @@ def test_every_page_passes_axe(live_app, teacher, student, axe):
 
     # Literature: the claim form, with a half-suit chosen and its holders to name.
     code = open_table(teacher, rules="literature", seats=[{"kind": "human"}] + [{"kind": "computer"}] * 5)
-    pupil = student()
+    pupil = new_page()
     join(pupil, base, code, "Vera")
     call(teacher, "POST", f"/api/tables/{code}/start")
     pupil.wait_for_selector("#claim-set")
@@ -186,14 +147,14 @@ def send_with(page, key: str) -> None:
                            "document.getElementById('error').innerText !== ''", arg=version, timeout=5000)
 
 
-def test_a_whole_hand_by_keyboard_alone(live_app, teacher, student):
+def test_a_whole_hand_by_keyboard_alone(live_app, teacher, new_page):
     """A student joins and plays a hand of the classic game with name-the-work using only the keyboard:
     the screen puts the focus on what it asks for when the turn comes, and the focus is always visible."""
     base = live_app.base_url
     code = open_table(teacher, rules="classic", deck=studio_deck(live_app),  # the works listed, as before
                       options={"name_the_work": True, "named_asks": False, "works_listed": True,
                                "answers": "exact", "bonus_in_score": True})
-    page = student()
+    page = new_page()
     page.goto(f"{base}/j/{code}")
     assert press(page, "Tab")["text"].strip() == "Skip to the content"
     press(page, "Enter")
@@ -257,10 +218,10 @@ def test_pass_and_play_hands_over_by_keyboard(live_app, teacher):
     assert focused(teacher)["id"] == "ask-button"
 
 
-def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher, student):
+def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher, new_page):
     base = live_app.base_url
     code = open_table(teacher)
-    page = student()
+    page = new_page()
     join(page, base, code, "Anna")
     page.wait_for_selector("#lobby-seats")
     region = page.locator("#announcements[aria-live=polite]")
@@ -313,12 +274,12 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
                     "Борис попросил(а) у вас: Jacks; вы отдали 2 карты: J♠ и J♥."]
 
 
-def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher, student, axe):
+def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher, new_page, axe):
     base = live_app.base_url
     code = open_table(teacher, hands=2)
-    page = student(viewport={"width": 320, "height": 640})
+    page = new_page(viewport={"width": 320, "height": 640})
     join(page, base, code, "Anna")
-    projector = student(viewport={"width": 320, "height": 640})
+    projector = new_page(viewport={"width": 320, "height": 640})
     projector.goto(f"{base}/t/{code}/projector")
     projector.wait_for_selector("#lobby-seats")
     call(teacher, "POST", f"/api/tables/{code}/start")
@@ -336,7 +297,7 @@ def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher,
     widths["play, end of a hand"] = page.evaluate("() => document.documentElement.scrollWidth")
     axe_check.check(page, "play, end of a hand at 320 px")
     # The other pages of a student and a teacher.
-    teacher_narrow = student(viewport={"width": 320, "height": 640})
+    teacher_narrow = new_page(viewport={"width": 320, "height": 640})
     log_in(teacher_narrow, base)
     drawn = {"/teacher": "#tables tbody tr", f"/t/{code}": "#seats tbody tr"}  # filled in by their scripts
     for path in ["/", "/decks/standard-52", "/rules", "/rules/standard", "/join", "/login", "/teacher",
@@ -351,14 +312,14 @@ def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher,
     axe_check.assert_clean()
 
 
-def test_reduced_motion_turns_off_every_transition_and_animation(live_app, teacher, student):
+def test_reduced_motion_turns_off_every_transition_and_animation(live_app, teacher, new_page):
     base = live_app.base_url
     code = open_table(teacher)
-    calm = student(reduced_motion="reduce")
+    calm = new_page(reduced_motion="reduce")
     join(calm, base, code, "Anna")
     call(teacher, "POST", f"/api/tables/{code}/start")
     calm.wait_for_selector("#ask-button")
-    moving = student()
+    moving = new_page()
     moving.goto(f"{base}/t/{code}/projector")
     moving.wait_for_selector("#players")
     durations = """() => {
@@ -377,13 +338,13 @@ def test_reduced_motion_turns_off_every_transition_and_animation(live_app, teach
     assert calm_now["most"] == 0 and calm_now["smooth"] == "auto", calm_now
 
 
-def test_the_projector_reads_from_the_back_of_the_room(live_app, teacher, student):
+def test_the_projector_reads_from_the_back_of_the_room(live_app, teacher, new_page):
     base = live_app.base_url
     code = open_table(teacher)
-    pupil = student()
+    pupil = new_page()
     join(pupil, base, code, "Anna")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    wall = student(viewport={"width": 1920, "height": 1080})
+    wall = new_page(viewport={"width": 1920, "height": 1080})
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#players .on-turn")  # a tile per seat; the turn in the status line and on its tile
     sizes = wall.evaluate("""() => {

@@ -6,36 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
-from .a11y_support import Checker, axe_source, call, join, log_in, new_context, open_table, play_until, watch
+from .a11y_support import Checker, call, join, log_in, open_table, play_until
 
 WALL = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 WORDS = "hidden until the end of the hand"
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return axe_source()
-
-
-@pytest.fixture
-def screens(live_app, browser):
-    contexts = []
-
-    def make(**options):
-        context = new_context(browser, **options)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page)
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.js_errors, page.js_errors
-        context.close()
 
 
 def shot(page, name: str) -> None:
@@ -51,14 +26,14 @@ def no_junk(page) -> str:
     return text
 
 
-def test_the_screens_say_the_scores_are_hidden_and_show_them_after_the_hand(live_app, screens, axe):
+def test_the_screens_say_the_scores_are_hidden_and_show_them_after_the_hand(live_app, new_page, axe):
     base = live_app.base_url
-    teacher = screens()
+    teacher = new_page()
     log_in(teacher, base)
     code = open_table(teacher, options={"hide_scores": True, "name_the_work": True, "works_listed": True}, hands=2)
-    phone = screens(viewport=PHONE)
+    phone = new_page(viewport=PHONE)
     join(phone, base, code, "Anna")
-    wall = screens(viewport=WALL)
+    wall = new_page(viewport=WALL)
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#lobby-seats >> text=Anna")
     call(teacher, "POST", f"/api/tables/{code}/start")

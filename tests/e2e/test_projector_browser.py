@@ -5,47 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from .a11y_support import Checker, axe_source, call, join, log_in, new_context, open_table, play_until, watch
+from .a11y_support import Checker, call, join, open_table, play_until
 
 WALL = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return axe_source()
-
-
-@pytest.fixture(scope="module")
-def teacher(live_app, browser):
-    context = new_context(browser)
-    page = context.new_page()
-    errors = watch(page)
-    log_in(page, live_app.base_url)
-    yield page
-    assert not errors, errors
-    context.close()
-
-
-@pytest.fixture
-def screen(live_app, browser):
-    """A fresh browser context per call (a student's phone, the projector), of the size asked for."""
-    contexts = []
-
-    def make(**options):
-        context = new_context(browser, **options)
-        contexts.append(context)
-        page = context.new_page()
-        watch(page)
-        return page
-
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            assert not page.js_errors, page.js_errors
-        context.close()
 
 
 def no_site_navigation(page) -> dict:
@@ -69,13 +32,13 @@ def waiting_for_anna(code):
     return done
 
 
-def test_the_lobby_shows_the_code_large_beside_the_qr_code(live_app, teacher, screen, axe):
+def test_the_lobby_shows_the_code_large_beside_the_qr_code(live_app, teacher, new_page, axe):
     base = live_app.base_url
     code = open_table(teacher)
-    wall = screen(viewport=WALL)
+    wall = new_page(viewport=WALL)
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#lobby-seats li")
-    join(screen(), base, code, "Anna")
+    join(new_page(), base, code, "Anna")
     wall.wait_for_selector("#lobby-seats >> text=Anna")
     box = wall.evaluate("""() => {
       const rect = q => { const r = document.querySelector(q).getBoundingClientRect();
@@ -98,7 +61,7 @@ def test_the_lobby_shows_the_code_large_beside_the_qr_code(live_app, teacher, sc
     axe_check = Checker(axe)
     axe_check.check(wall, "projector: lobby at 1920 px")
 
-    phone = screen(viewport=PHONE)
+    phone = new_page(viewport=PHONE)
     phone.goto(f"{base}/t/{code}/projector")
     phone.wait_for_selector("#lobby-seats >> text=Anna")
     no_sideways_scroll(phone)
@@ -106,12 +69,12 @@ def test_the_lobby_shows_the_code_large_beside_the_qr_code(live_app, teacher, sc
     axe_check.assert_clean()
 
 
-def test_during_play_one_status_line_a_tile_per_seat_and_the_last_moves_large(live_app, teacher, screen, axe):
+def test_during_play_one_status_line_a_tile_per_seat_and_the_last_moves_large(live_app, teacher, new_page, axe):
     base = live_app.base_url
     code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}])
-    pupil = screen()
+    pupil = new_page()
     join(pupil, base, code, "Anna")
-    wall = screen(viewport=WALL)
+    wall = new_page(viewport=WALL)
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#lobby-seats >> text=Anna")
     call(teacher, "POST", f"/api/tables/{code}/start")
@@ -159,7 +122,7 @@ def test_during_play_one_status_line_a_tile_per_seat_and_the_last_moves_large(li
     axe_check = Checker(axe)
     axe_check.check(wall, "projector: a hand at 1920 px")
 
-    phone = screen(viewport=PHONE)
+    phone = new_page(viewport=PHONE)
     phone.goto(f"{base}/t/{code}/projector")
     phone.wait_for_selector(".seat-tile")
     phone.wait_for_selector("#feed li:not(.muted)")
@@ -168,12 +131,12 @@ def test_during_play_one_status_line_a_tile_per_seat_and_the_last_moves_large(li
     axe_check.assert_clean()
 
 
-def test_literature_shows_two_teams_with_their_scores(live_app, teacher, screen, axe):
+def test_literature_shows_two_teams_with_their_scores(live_app, teacher, new_page, axe):
     base = live_app.base_url
     code = open_table(teacher, rules="literature", seats=[{"kind": "human"}] + [{"kind": "computer"}] * 5)
-    pupil = screen()
+    pupil = new_page()
     join(pupil, base, code, "Vera")
-    wall = screen(viewport=WALL)
+    wall = new_page(viewport=WALL)
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#lobby-seats >> text=Vera")
     call(teacher, "POST", f"/api/tables/{code}/start")
@@ -193,9 +156,9 @@ def test_literature_shows_two_teams_with_their_scores(live_app, teacher, screen,
     axe_check.assert_clean()
 
 
-def test_the_feed_marks_the_lines_it_has_not_shown_yet(live_app, screen):
+def test_the_feed_marks_the_lines_it_has_not_shown_yet(live_app, new_page):
     """feed.js on its own: sentences newest first from the log, `mine` for the reader's moves, `new` once."""
-    page = screen()
+    page = new_page()
     page.goto(f"{live_app.base_url}/rules")
     out = page.evaluate("""async () => {
       const feed = await import("/static/js/feed.js");

@@ -4,15 +4,8 @@ ask form and its refusal (and the hint offered after it). Also: the log says an 
 almost, with the spelling."""
 from __future__ import annotations
 
-import pytest
-
-from .a11y_support import Checker, axe_source
+from .a11y_support import Checker
 from .test_recall_browser import _game, _open, _start, _until_a_prompt
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return axe_source()
 
 
 def _settled(page):

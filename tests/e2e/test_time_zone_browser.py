@@ -6,15 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 from ..web_support import make_teacher
-from .a11y_support import Checker, axe_source, call, join, log_in, new_context, open_table, play_until, watch
-
-
-@pytest.fixture(scope="module")
-def axe():
-    return axe_source()
+from .a11y_support import Checker, call, join, log_in, new_context, open_table, play_until, watch
 
 
 def test_the_reports_page_learns_the_browsers_zone_and_says_it(live_app, browser, axe):
