@@ -154,6 +154,9 @@ def _exec_gunicorn(host: str, port: int, workers: int, threads: int, access_log:
         sys.exit(1)
     args = [gunicorn, "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", str(threads),
             "--worker-class", "gthread", "--preload", "--timeout", "30", "--graceful-timeout", "10",
+            "--logger-class", "app.serving.AccessLogger",
+            # the workers' heartbeat (a file touched at every turn of their loop) in memory, not on disk
+            *(["--worker-tmp-dir", "/dev/shm"] if os.path.isdir("/dev/shm") else []),
             *(["--access-logfile", "-"] if access_log else []), "app:create_app()"]
     os.execv(gunicorn, args)
 

@@ -40,6 +40,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_path=instance_path or None, instance_relative_config=True)
     from .web.json_provider import OrjsonProvider
     app.json = OrjsonProvider(app)
+    from .web.sessions import CookieSessions
+    app.session_interface = CookieSessions()
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from dataclasses import replace
 
 import orjson
@@ -18,7 +19,7 @@ from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, Service
 from ..services.moves import move_from_request
 from ..engine.moves import Answer
 from . import polling, seating
-from .links import public_url
+from .links import public_base, public_url
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -53,14 +54,20 @@ def join_url(table) -> str:
     return public_url("tables.join_link", code=table.code)
 
 
+@lru_cache(maxsize=2048)
+def _links(code: str, public_base: str, script_root: str) -> tuple[str, dict[str, str]]:
+    """A table's join link and page links: the same for every state of the table (built once, not four
+    url_for calls a poll), for the public address and the prefix the app is served under."""
+    return public_url("tables.join_link", code=code), {
+        "play": url_for("play.play", code=code), "projector": url_for("tables.projector", code=code),
+        "qr": url_for("tables.qr", code=code), "deck": url_for("api.deck", code=code)}
+
+
 def _state(table, seat=None) -> dict:
     held = seating.held_seats(table)
     data = state.table_state(table, seat=seat, held=set(held), teacher=seating.is_teacher(table))
-    data["join_url"] = join_url(table)
-    data["links"] = {"play": url_for("play.play", code=table.code),
-                     "projector": url_for("tables.projector", code=table.code),
-                     "qr": url_for("tables.qr", code=table.code),
-                     "deck": url_for("api.deck", code=table.code)}
+    data["join_url"], links = _links(table.code, public_base(), request.script_root)
+    data["links"] = dict(links)
     return data
 
 

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs
 
 from .. import store
 from ..store.codes import is_valid_code, normalize_code
+from .sessions import DECODED, CookieSessions
 
 CHECKED = "authors.poll_checked"  # set in the WSGI environ by FastPoll when its check found a change
 SEEN = "authors.poll_seen"        # set by FastPoll once it recorded the presence of the browser's seats
@@ -62,9 +63,9 @@ class FastPoll:
 
     def __init__(self, app: Flask):
         self.app, self.wsgi_app = app, app.wsgi_app
-        # The app's own session interface signs the cookie: the same serializer, the same key and salt.
-        self.serializer = app.session_interface.get_signing_serializer(app)
-        self.max_age = int(app.permanent_session_lifetime.total_seconds())
+        # The app's own session interface signs the cookie (the same serializer, key and salt); what it
+        # decodes here is handed on to Flask's session in the environ, not verified twice.
+        self.sessions: CookieSessions = app.session_interface  # type: ignore[assignment]
         self.rows = store.poll_reader(app)
         self.mark_seen = store.presence.writer(app)
         # Bound once: binding the URL map to each request's environ costs more than the poll's query.
@@ -100,9 +101,12 @@ class FastPoll:
         if not is_valid_code(clean):
             return None
         cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.app.config["SESSION_COOKIE_NAME"])
-        if not cookie or self.serializer is None:
+        if not cookie:
             return None
-        data = self.serializer.loads(cookie, max_age=self.max_age)
+        data = self.sessions.decode(self.app, cookie)
+        if data is None:
+            return None
+        environ[DECODED] = (cookie, data)
         seats = data.get("seats") if isinstance(data, dict) else None
         tokens = seats.get(clean) if isinstance(seats, dict) else None
         if not tokens or data.get("_user_id"):

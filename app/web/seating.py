@@ -6,7 +6,7 @@ these helpers, and every refusal of the services becomes a clear 4xx (JSON for t
 people)."""
 from __future__ import annotations
 
-from flask import current_app, jsonify, render_template, request, session
+from flask import current_app, g, jsonify, render_template, request, session
 from flask_babel import gettext
 from flask_login import current_user
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -76,8 +76,20 @@ def require_teacher(table: Table) -> None:
 
 
 def held_seats(table: Table) -> dict[int, Seat]:
-    """The seats of this table whose tokens this browser holds (stale tokens are dropped)."""
+    """The seats of this table whose tokens this browser holds (stale tokens are dropped). Found once
+    per request and read of the table (a request asks three or four times; each check hashes a token)."""
     tokens = _bucket("seats").get(table.code) or {}
+    if not isinstance(table, Table):  # an ORM row (a teacher's change): it may change, nothing is kept
+        return _held_seats(table, tokens)
+    known = g.get("held_seats")
+    if known is not None and known[0] is table and known[1] == tokens:
+        return dict(known[2])
+    held = _held_seats(table, tokens)
+    g.held_seats = (table, dict(_bucket("seats").get(table.code) or {}), held)
+    return dict(held)
+
+
+def _held_seats(table: Table, tokens: dict) -> dict[int, Seat]:
     held: dict[int, Seat] = {}
     for seat in table.seats:
         if token_matches(tokens.get(str(seat.position)), seat.token_hash):

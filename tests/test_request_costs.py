@@ -1,0 +1,91 @@
+"""What a request does once: the session cookie verified once (FastPoll hands what it decoded to
+Flask), the seats a browser holds found once per read of the table, and gunicorn's access log line
+written the same way at a fraction of the cost (app/serving.py). Costs themselves are bench/load.py's."""
+from __future__ import annotations
+
+import datetime
+import io
+
+from itsdangerous import URLSafeTimedSerializer
+
+from app.store import codes
+
+from .web_support import for_play, open_table, seat_student, teacher_client
+
+
+def test_a_changed_poll_verifies_the_cookie_once(app, monkeypatch):
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    anna = seat_student(app, code, "Anna")
+    etag = anna.get(f"/api/tables/{code}").headers["ETag"]
+    seat_student(app, code, "Boris")  # the table changes: Anna's next poll goes on to the full answer
+    loads = []
+    real = URLSafeTimedSerializer.loads
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **k: loads.append(1) or real(self, *a, **k))
+    changed = anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.get_json()["you"]["name"] == "Anna"
+    assert len(loads) == 1
+    # without FastPoll's hand-over (no ETag sent: it steps aside) Flask verifies it itself, once too
+    loads.clear()
+    assert anna.get(f"/api/tables/{code}").get_json()["you"]["name"] == "Anna"
+    assert len(loads) == 1
+
+
+def test_a_tampered_cookie_is_not_taken_from_the_hand_over(app):
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    anna = seat_student(app, code, "Anna")
+    etag = anna.get(f"/api/tables/{code}").headers["ETag"]
+    thief = app.test_client()
+    thief.set_cookie("session", anna.get_cookie("session").value[:-2] + "xx")
+    answer = thief.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
+    assert answer.status_code == 200 and answer.get_json()["you"] is None
+
+
+def test_the_seats_a_browser_holds_are_checked_once_a_state(app, monkeypatch):
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    anna = seat_student(app, code, "Anna")
+    checks = []
+    real = codes.token_matches
+    monkeypatch.setattr("app.web.seating.token_matches", lambda *a: checks.append(1) or real(*a))
+    assert anna.get(f"/api/tables/{code}").get_json()["you"]["name"] == "Anna"
+    assert len(checks) == 3  # one per seat of the table, though the view asks three times
+
+
+def _line(logger_class, fmt=None):
+    from gunicorn.config import Config
+
+    config = Config()
+    config.set("accesslog", "-")
+    if fmt:
+        config.set("access_log_format", fmt)
+    logger = logger_class(config)
+    out = io.StringIO()
+    for handler in logger.access_log.handlers:
+        handler.stream = out
+    logger.now = lambda: "[01/Dec/2026:09:00:00 +0000]"
+
+    class Answer:
+        status, sent, headers = "200 OK", 1234, [("Content-Type", "application/json")]
+
+    environ = {"REMOTE_ADDR": "10.0.0.7", "REQUEST_METHOD": "GET", "RAW_URI": '/api/tables/ABC?x="1"',
+               "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_USER_AGENT": 'Phone "12"', "PATH_INFO": "/api/tables/ABC",
+               "QUERY_STRING": 'x="1"'}
+    logger.access(Answer(), [("Host", "school")], environ, datetime.timedelta(milliseconds=12))
+    return out.getvalue()
+
+
+def test_the_access_log_line_is_gunicorns():
+    from gunicorn.glogging import Logger
+
+    from app.serving import AccessLogger
+
+    ours = _line(AccessLogger)
+    assert ours == _line(Logger)
+    assert ours.startswith('10.0.0.7 - - [01/Dec/2026:09:00:00 +0000] "GET /api/tables/ABC?x=\\"1\\" HTTP/1.1" 200 1234')
+    # a format of the district's own: gunicorn's own atoms, every one of them
+    assert _line(AccessLogger, "%(m)s %({host}i)s %(M)s") == _line(Logger, "%(m)s %({host}i)s %(M)s") == "GET school 12\n"
