@@ -17,7 +17,9 @@ the cost of the version poll (a 304) against a bare Flask endpoint (/healthz) on
 measured alone, closed-loop (8 connections), as requests per second of the whole server; the bare
 endpoint with the same session cookie as the poll, and without one; and the same as the serving
 processes' CPU time per request (gunicorn's, and on PostgreSQL the database server's too), which the
-load generator's own share of the cores does not blur. Loopback only (127.0.0.1);
+load generator's own share of the cores does not blur; and the machine's speed before and after the
+run (`machine_speed_ms`: a fixed Python workload's CPU time), since on a shared machine every CPU
+figure drifts with it. Loopback only (127.0.0.1);
 every loop is bounded in time. The load generator runs on the same 2 cores as the server.
 """
 from __future__ import annotations
@@ -221,6 +223,20 @@ async def run_load(port: int, tables: list[Table], students: list[list[Browser]]
     return stats
 
 
+def machine_speed_ms() -> float:
+    """The CPU time of a fixed pure-Python workload (best of 5, milliseconds): how fast this machine runs
+    Python at the moment. On a shared virtual machine it drifts by a third within minutes, and every CPU
+    figure with it: compare runs only when their calibrations agree."""
+    best = float("inf")
+    for _ in range(5):
+        started = time.process_time()
+        kept: dict[int, str] = {}
+        for i in range(200_000):
+            kept[i % 1000] = json.dumps([i, str(i)])
+        best = min(best, time.process_time() - started)
+    return round(best * 1000, 1)
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """CPU time (user + system) used so far by these processes, from /proc (Linux)."""
     total = 0
@@ -342,11 +358,13 @@ def main() -> None:
         _, first = students[0][0].json("GET", f"/api/tables/{tables[0].code}")
         poll_ms = first["poll_ms"]
         pids = serving_pids(server, args.database)
+        speed_before = machine_speed_ms()
         cpu_before, server_before = time.process_time(), cpu_seconds(pids)
         stats = asyncio.run(run_load(server.port, tables, students, args.seconds, args.warmup, poll_ms,
                                     args.think))
         client_cpu = (time.process_time() - cpu_before) / (args.seconds + args.warmup)
         server_cpu = (cpu_seconds(pids) - server_before) / (args.seconds + args.warmup)
+        speed_after = machine_speed_ms()
 
         # The cost of the version poll (a 304 for an unchanged table) against a bare endpoint.
         idle = Browser(server.port)
@@ -375,6 +393,7 @@ def main() -> None:
         "moves_per_s": round(stats.moves / stats.seconds, 1), "moves": stats.moves,
         "polls": stats.polls, "not_modified": stats.not_modified, "refused_moves": stats.refused,
         "errors": stats.errors, "statuses": stats.statuses,
+        "machine_speed_ms": [speed_before, speed_after],
         "load_generator_cores": round(client_cpu, 2), "server_cores": round(server_cpu, 2),
         "server_cpu_ms_per_move": round(server_cpu * 1000 / (stats.moves / stats.seconds), 2) if stats.moves else None,
         "move_ms": {q: round(pct(stats.move_ms, q), 1) for q in (50, 95, 99)},
@@ -400,7 +419,7 @@ def main() -> None:
           f"{figures['bare_rps']} req/s with the same cookie: {figures['poll_cost_ratio']}x "
           f"(bare without a cookie {figures['bare_no_cookie_rps']} req/s: {figures['poll_cost_ratio_no_cookie']}x); "
           f"server CPU per request: poll {figures['poll304_cpu_ms']} ms vs bare {figures['bare_cpu_ms']} ms: "
-          f"{figures['poll_cpu_ratio']}x")
+          f"{figures['poll_cpu_ratio']}x; machine speed before/after {speed_before}/{speed_after} ms")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))
 

@@ -51,6 +51,7 @@ def test_load_plays_tables_against_gunicorn_and_reports_its_figures(tmp_path):
     assert set(figures["statuses"]) <= {"200", "304", "409"}  # a 409: a move that met a newer version
     assert figures["server_cpu_ms_per_move"] > 0 and figures["server_cores"] > 0
     assert figures["move_ms"]["95"] > 0 and figures["poll_cpu_ratio"] > 0
+    assert len(figures["machine_speed_ms"]) == 2 and min(figures["machine_speed_ms"]) > 0
 
 
 def test_costly_requests_sends_each_case_and_reports_its_cpu():
