@@ -84,6 +84,13 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
             raise DisconnectionError(f"an idle connection did not answer: {exc}") from exc
 
 
+def statements_watched(engine: Engine) -> bool:
+    """Whether anyone listens to the engine's statements (a test counting them, a tracer): then the
+    statements sent straight to the driver (here and in app/store/fast.py) take SQLAlchemy's path."""
+    dispatch = engine.dispatch
+    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+
+
 def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) -> None:
     if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"SQLITE_SYNCHRONOUS is OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
@@ -102,8 +109,7 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
     @event.listens_for(engine, "begin")
     def on_begin(conn):
         statement = "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE) else "BEGIN"
-        dispatch = engine.dispatch
-        if dispatch.before_cursor_execute or dispatch.after_cursor_execute:
+        if statements_watched(engine):
             conn.exec_driver_sql(statement)  # a listener (a test counting statements) sees it
         else:
             # Straight to the driver: SQLAlchemy's execution of a statement costs ~5x the BEGIN itself,

@@ -14,6 +14,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
 
+from ..db import statements_watched
+
 # Keyed by the statement object itself (kept alive here, so no other statement can take its id): these
 # are module constants, a few dozen at most.
 _compiled: dict[tuple, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
@@ -31,11 +33,6 @@ def _sql(connection: Connection, statement: Executable, keys: tuple[str, ...]):
         found = (compiled.string, names, dict(compiled.params))
         _compiled[cache_key] = found
     return found
-
-
-def _watched(connection: Connection) -> bool:
-    dispatch = connection.engine.dispatch
-    return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
 
 
 def _cursor(connection: Connection, statement: Executable, params: dict[str, Any]):
@@ -59,7 +56,7 @@ def _cursor(connection: Connection, statement: Executable, params: dict[str, Any
 
 
 def rows(connection: Connection, statement: Executable, params: dict[str, Any]) -> list[tuple]:
-    if _watched(connection):
+    if statements_watched(connection.engine):
         return [tuple(row) for row in connection.execute(statement, params)]
     cursor = _cursor(connection, statement, params)
     try:
@@ -75,7 +72,7 @@ def scalar(connection: Connection, statement: Executable, params: dict[str, Any]
 
 def write(connection: Connection, statement: Executable, params: dict[str, Any]) -> int:
     """An INSERT, UPDATE or DELETE; returns how many rows it changed."""
-    if _watched(connection):
+    if statements_watched(connection.engine):
         return connection.execute(statement, params).rowcount
     cursor = _cursor(connection, statement, params)
     try:

@@ -50,10 +50,6 @@ def json_body(required: bool = True) -> dict:
     return data
 
 
-def join_url(table) -> str:
-    return public_url("tables.join_link", code=table.code)
-
-
 @lru_cache(maxsize=2048)
 def _links(code: str, public_base: str, script_root: str) -> tuple[str, dict[str, str]]:
     """A table's join link and page links: the same for every state of the table (built once, not four

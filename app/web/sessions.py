@@ -28,13 +28,17 @@ class CookieSessions(SecureCookieSessionInterface):
         return found
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not app.secret_key:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
         decoded = request.environ.get(DECODED)
-        if decoded is not None and decoded[0] == request.cookies.get(self.get_cookie_name(app)):
-            return self.session_class(decoded[1])
-        return super().open_session(app, request)
+        data = decoded[1] if decoded is not None and decoded[0] == cookie else self.decode(app, cookie)
+        return self.session_class(data if data is not None else {})
 
     def decode(self, app: Flask, cookie: str):
-        """The cookie's contents if its signature holds and it is not too old, else None (for FastPoll)."""
+        """The cookie's contents if its signature holds and it is not too old, else None."""
         serializer = self.get_signing_serializer(app)
         if serializer is None:
             return None

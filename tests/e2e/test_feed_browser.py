@@ -55,6 +55,17 @@ def wait_for_feed(page, predicate, seconds: float, what: str) -> tuple[str, floa
         time.sleep(0.05)
 
 
+def open_annas_table(page, base: str, pace: int) -> str:
+    """A one-hand classic table of Anna (on this page, a phone) and two computers; her play screen open."""
+    code = open_by_api(page, base, {"rules": "classic", "deck": "authors-1861", "pace": pace,
+                                    "seats": [{"kind": "human", "name": "Anna", "here": True},
+                                              {"kind": "computer"}, {"kind": "computer"}],
+                                    "match": {"format": "hands", "value": 1}})
+    page.set_viewport_size(PHONE)
+    page.goto(f"{base}/t/{code}/play")
+    return code
+
+
 def scroll_to_bottom(page):
     page.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
 
@@ -62,12 +73,7 @@ def scroll_to_bottom(page):
 def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_app, teacher_page):
     base = live_app.base_url
     page = teacher_page()
-    code = open_by_api(page, base, {"rules": "classic", "deck": "authors-1861", "pace": 1,
-                                    "seats": [{"kind": "human", "name": "Anna", "here": True},
-                                              {"kind": "computer"}, {"kind": "computer"}],
-                                    "match": {"format": "hands", "value": 1}})
-    page.set_viewport_size(PHONE)
-    page.goto(f"{base}/t/{code}/play")
+    code = open_annas_table(page, base, pace=1)
     page.wait_for_selector("#hand li.card.face")
     # Cards are drawn as cards: the set's colour band and the work.
     band = page.eval_on_selector("#hand li.card.face .band", "e => getComputedStyle(e).backgroundColor")
@@ -140,12 +146,7 @@ def test_a_tap_the_table_had_moved_past_gets_a_short_note(live_app, teacher_page
     the tap is refused by the server (stale version) and the student reads a short note, not an error."""
     base = live_app.base_url
     page = teacher_page()
-    code = open_by_api(page, base, {"rules": "classic", "deck": "authors-1861", "pace": 5,
-                                    "seats": [{"kind": "human", "name": "Anna", "here": True},
-                                              {"kind": "computer"}, {"kind": "computer"}],
-                                    "match": {"format": "hands", "value": 1}})
-    page.set_viewport_size(PHONE)
-    page.goto(f"{base}/t/{code}/play")
+    open_annas_table(page, base, pace=5)
     page.wait_for_selector("#ask-button")
     status = page.evaluate("""async () => {
         const play = document.getElementById('play'), token = document.querySelector('meta[name=csrf-token]').content;
