@@ -13,7 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from .config import from_environment
 from . import i18n
 from .db import db, schema_lock
-from .services.hands import DEFAULTS as PLAY_DEFAULTS
+from .services.deals import DEFAULTS as PLAY_DEFAULTS
 
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

@@ -1,6 +1,6 @@
-"""Tables, seats, hands and moves as stored. A hand is its record header plus its move log.
+"""Tables, seats, deals and moves as stored. A deal is its record header plus its move log.
 
-The log is the truth: a hand's moves are rows (hand, seq) with seq unique, so two writers can never
+The log is the truth: a deal's moves are rows (deal, seq) with seq unique, so two writers can never
 both append move N, and replaying the header and the rows gives the game back after a restart.
 Every change to a table bumps its version (SQLAlchemy's version counter: the UPDATE names the version
 it read, so a concurrent change is refused instead of lost); screens poll that version.
@@ -21,7 +21,7 @@ def _now() -> float:
     return time.time()
 
 
-# What a table, a seat and a hand say about themselves, for the ORM rows below and for the snapshots
+# What a table, a seat and a deal say about themselves, for the ORM rows below and for the snapshots
 # of app/store/snapshots.py (plain values from one read) alike.
 class TableMixin:
     @property
@@ -29,8 +29,8 @@ class TableMixin:
         return json.loads(self.options_json or "{}")
 
     @property
-    def current_hand(self):
-        return self.hands[-1] if self.hands else None
+    def current_deal(self):
+        return self.deals[-1] if self.deals else None
 
 
 class SeatMixin:
@@ -39,7 +39,7 @@ class SeatMixin:
         return self.kind == "human" and self.token_hash is None
 
 
-class HandMixin:
+class DealMixin:
     @property
     def header(self) -> dict[str, Any]:
         return json.loads(self.header_json)
@@ -60,7 +60,7 @@ class Table(TableMixin, db.Model):
     options_json = db.Column(db.Text, nullable=False, default="{}")   # overrides of the preset
     match_format = db.Column(db.String(10), nullable=False, default="hands")  # "hands" or "target"
     match_value = db.Column(db.Integer, nullable=False, default=1)
-    # A match that ends tied is settled by one more hand among everyone (engine/match.py's tie-break).
+    # A match that ends tied is settled by one more deal among everyone (engine/match.py's tie-break).
     match_tie_break = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     # The language the table plays in (app.i18n.LANGUAGES), whatever its deck's: its pages and messages.
     language = db.Column(db.String(5), nullable=False, default="en", server_default="en")
@@ -79,7 +79,7 @@ class Table(TableMixin, db.Model):
 
     seats = db.relationship("Seat", order_by="Seat.position", back_populates="table", lazy="selectin",
                             cascade="all, delete-orphan")
-    hands = db.relationship("Hand", order_by="Hand.number", back_populates="table", lazy="selectin",
+    deals = db.relationship("Deal", order_by="Deal.number", back_populates="table", lazy="selectin",
                             cascade="all, delete-orphan")
 
     __mapper_args__ = {"version_id_col": version}
@@ -118,36 +118,36 @@ class Seat(SeatMixin, db.Model):
     table = db.relationship("Table", back_populates="seats")
 
 
-class Hand(HandMixin, db.Model):
-    """One hand (one game) of a table's match: the record header and, once over, its result."""
-    __tablename__ = "play_hands"
+class Deal(DealMixin, db.Model):
+    """One deal (one game) of a table's match: the record header and, once over, its result."""
+    __tablename__ = "play_deals"
     __table_args__ = (UniqueConstraint("table_id", "number"),)
 
     id = db.Column(db.Integer, primary_key=True)
     table_id = db.Column(db.Integer, db.ForeignKey("play_tables.id"), nullable=False, index=True)
     number = db.Column(db.Integer, nullable=False)         # 1, 2, ... within the match
-    # The game record without its moves: read only when a process builds the hand's game (deferred).
+    # The game record without its moves: read only when a process builds the deal's game (deferred).
     header_json = deferred(db.Column(db.Text, nullable=False))
     revision = db.Column(db.Integer, nullable=False, default=0)  # bumped when a rename rewrites the log
     result_json = db.Column(db.Text, nullable=True)        # the final public scores, once finished
     started_at = db.Column(db.Float, nullable=False, default=_now)
 
-    table = db.relationship("Table", back_populates="hands")
-    moves = db.relationship("MoveRow", order_by="MoveRow.seq", back_populates="hand", lazy="select",
+    table = db.relationship("Table", back_populates="deals")
+    moves = db.relationship("MoveRow", order_by="MoveRow.seq", back_populates="deal", lazy="select",
                             cascade="all, delete-orphan")
 
 
 class MoveRow(db.Model):
     __tablename__ = "play_moves"
-    __table_args__ = (UniqueConstraint("hand_id", "seq"),)
+    __table_args__ = (UniqueConstraint("deal_id", "seq"),)
 
     id = db.Column(db.Integer, primary_key=True)
-    hand_id = db.Column(db.Integer, db.ForeignKey("play_hands.id"), nullable=False, index=True)
+    deal_id = db.Column(db.Integer, db.ForeignKey("play_deals.id"), nullable=False, index=True)
     seq = db.Column(db.Integer, nullable=False)            # 0, 1, 2 ... in the order played
     data_json = db.Column(db.Text, nullable=False)         # the move as a record writes it
     played_at = db.Column(db.Float, nullable=False, default=_now)
 
-    hand = db.relationship("Hand", back_populates="moves")
+    deal = db.relationship("Deal", back_populates="moves")
 
     @property
     def data(self) -> dict[str, Any]:

@@ -17,10 +17,10 @@ import pytest
 from app.db import db
 from app.engine.record import load_record_text
 from app.engine.replay import replay
-from app.models import Hand, MoveRow, Table
+from app.models import Deal, MoveRow, Table
 from app import store
 from app.engine.moves import move_from_dict
-from app.services import hands
+from app.services import deals
 
 from .web_support import server_game, choose_move, deck_of, get_state, open_table, seat_student, teacher_client
 
@@ -69,17 +69,17 @@ def check_log_and_replay(app, code):
         store.games.forget_all()
         table = Table.query.filter_by(code=code).one()
         total = 0
-        for hand in Hand.query.filter_by(table_id=table.id).order_by(Hand.number):
-            rows = MoveRow.query.filter_by(hand_id=hand.id).order_by(MoveRow.seq).all()
-            assert [row.seq for row in rows] == list(range(len(rows))), f"hand {hand.number}: gap or duplicate"
-            fresh = store.game_from_header(hand.header)
+        for deal in Deal.query.filter_by(table_id=table.id).order_by(Deal.number):
+            rows = MoveRow.query.filter_by(deal_id=deal.id).order_by(MoveRow.seq).all()
+            assert [row.seq for row in rows] == list(range(len(rows))), f"deal {deal.number}: gap or duplicate"
+            fresh = store.game_from_header(deal.header)
             for row in rows:
                 fresh.apply(move_from_dict(row.data))
-            served = server_game(hand)
+            served = server_game(deal)
             assert fresh.replay_state() == served.replay_state()
             assert fresh.public_view().to_dict() == served.public_view().to_dict()
-            if hand.result_json:
-                assert fresh.finished and hand.result == fresh.outcome().to_dict()
+            if deal.result_json:
+                assert fresh.finished and deal.result == fresh.outcome().to_dict()
             total += len(rows)
         db.session.remove()
     return total
@@ -150,7 +150,7 @@ def test_fifty_threads_racing_for_each_version_apply_exactly_one_move(busy_app):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
         human = {name for name in STUDENTS}
-        by_people = MoveRow.query.join(Hand).filter(Hand.table_id == table.id).all()
+        by_people = MoveRow.query.join(Deal).filter(Deal.table_id == table.id).all()
         assert sum(1 for row in by_people if row.data["player"] in human) == len(applied)
         db.session.remove()
     assert logged >= len(applied)
@@ -182,7 +182,7 @@ def test_a_retry_with_the_same_idempotency_key_is_applied_once(busy_app):
     assert len({str(a[2]["result"]) for a in answers}) == 1
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        rows = MoveRow.query.filter_by(hand_id=table.current_hand.id).all()
+        rows = MoveRow.query.filter_by(deal_id=table.current_deal.id).all()
         assert [row.data["player"] for row in rows] == ["Anna"]  # (Boris is next: nobody else moved)
         db.session.remove()
     again = students["Anna"].post(f"/api/tables/{code}/moves", json=body, headers={"Idempotency-Key": key})
@@ -210,7 +210,7 @@ def test_computer_players_polled_by_many_workers_at_once_move_once_per_pace(app)
         gate.wait()
         with app.app_context():
             table = Table.query.filter_by(code=code).one()
-            moved.append(hands.advance(table))
+            moved.append(deals.advance(table))
             db.session.remove()
 
     for expected_moves in (1, 2, 3):

@@ -10,7 +10,7 @@ from app.decks import builtin_decks
 from app.engine.game import Game
 from app.engine.options import PRESETS
 from app.engine.record import RecordError, load_record_text, record_of
-from app.services import hands
+from app.services import deals
 
 
 class _Table:
@@ -20,10 +20,10 @@ class _Table:
 def test_a_deal_seed_has_128_random_bits(app):
     with app.app_context():
         app.config["DEAL_SEED"] = None
-        seeds = {hands._deal_seed(_Table(), 1) for _ in range(64)}
+        seeds = {deals._deal_seed(_Table(), 1) for _ in range(64)}
     assert len(seeds) == 64
     assert max(seed.bit_length() for seed in seeds) > 120          # not 32 bits, nor 64
-    assert all(0 <= seed < 2 ** hands.DEAL_SEED_BITS for seed in seeds)
+    assert all(0 <= seed < 2 ** deals.DEAL_SEED_BITS for seed in seeds)
 
 
 def test_a_game_dealt_from_a_128_bit_seed_replays_from_its_record():

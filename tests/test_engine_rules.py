@@ -235,25 +235,25 @@ def play_match(match: Match) -> Match:
         game = match.current
         while not game.finished:
             game.apply(bots[game.turn].choose(game.view(game.turn)))
-        match.hand_finished()
+        match.deal_finished()
     return match
 
 
 def test_a_match_rotates_the_deal_and_ends_at_the_target():
     match = play_match(Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C"],
-                             MatchFormat(hands=None, target=20), seed=3, rules="standard"))
-    dealers = [h.players[h.dealer] for h in match.hands]
+                             MatchFormat(deals=None, target=20), seed=3, rules="standard"))
+    dealers = [h.players[h.dealer] for h in match.deals]
     assert dealers[:3] == ["C", "A", "B"]
     assert max(match.totals.values()) >= 20
-    assert sum(match.totals.values()) == 13 * len(match.hands)
+    assert sum(match.totals.values()) == 13 * len(match.deals)
     assert set(match.winners()) == {n for n, t in match.totals.items() if t == max(match.totals.values())}
 
 
 def test_a_fixed_match_with_a_tie_break_hand():
     for seed in range(40):
         match = play_match(Match(get_deck("standard-52"), make_options("standard"), ["A", "B", "C", "D"],
-                                 MatchFormat(hands=1, tie_break=True), seed=seed, rules="standard"))
-        if match.tie_break_hand is not None:
+                                 MatchFormat(deals=1, tie_break=True), seed=seed, rules="standard"))
+        if match.tie_break_deal is not None:
             leaders = [n for n, t in match.totals.items() if t == max(match.totals.values())]
             assert len(leaders) > 1 and set(match.winners()) <= set(leaders)
             return

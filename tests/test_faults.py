@@ -26,19 +26,19 @@ COMPUTERS = [{"kind": "computer", "bot": "random"}, {"kind": "computer", "bot": 
 
 
 def move_log(database: str, code: str) -> list[tuple[int, int, str]]:
-    """(hand, seq, move) for every stored move of the table, read straight from the SQLite file."""
+    """(deal, seq, move) for every stored move of the table, read straight from the SQLite file."""
     with sqlite3.connect(database) as connection:
         return connection.execute(
-            "SELECT h.number, m.seq, m.data_json FROM play_moves m JOIN play_hands h ON h.id = m.hand_id "
-            "JOIN play_tables t ON t.id = h.table_id WHERE t.code = ? ORDER BY h.number, m.seq", (code,)).fetchall()
+            "SELECT d.number, m.seq, m.data_json FROM play_moves m JOIN play_deals d ON d.id = m.deal_id "
+            "JOIN play_tables t ON t.id = d.table_id WHERE t.code = ? ORDER BY d.number, m.seq", (code,)).fetchall()
 
 
 def assert_no_gap(log):
-    by_hand: dict[int, list[int]] = {}
-    for hand, seq, _ in log:
-        by_hand.setdefault(hand, []).append(seq)
-    for hand, seqs in by_hand.items():
-        assert seqs == list(range(len(seqs))), f"hand {hand}: {seqs}"
+    by_deal: dict[int, list[int]] = {}
+    for deal, seq, _ in log:
+        by_deal.setdefault(deal, []).append(seq)
+    for deal, seqs in by_deal.items():
+        assert seqs == list(range(len(seqs))), f"deal {deal}: {seqs}"
 
 
 def test_a_server_killed_mid_hand_goes_on_from_the_last_committed_move(tmp_path):

@@ -41,7 +41,7 @@ def in_play(state) -> bool:
     return state.get("game") is not None and not state["game"]["finished"] and state["status"] == "playing"
 
 
-def play_a_hand(app, hide: bool):
+def play_a_deal(app, hide: bool):
     """A table of Anna, Boris and two computers playing one hand with the bonus on; every answer the
     students, the projector (no seat, no log-in) and the teacher get, with whether the hand was in play."""
     for_play(app)
@@ -96,7 +96,7 @@ def test_the_option_is_off_by_default_and_on_the_form():
 
 
 def test_with_the_option_off_the_walk_finds_the_scores(app):
-    _teacher, _code, seen = play_a_hand(app, hide=False)
+    _teacher, _code, seen = play_a_deal(app, hide=False)
     during = [(what, data) for what, playing, data in seen if playing]
     assert during
     for what in ("Anna", "Boris", "projector", "teacher", "move", "overview"):
@@ -106,7 +106,7 @@ def test_with_the_option_off_the_walk_finds_the_scores(app):
 
 
 def test_no_answer_during_the_hand_carries_its_scores_or_bonus(app):
-    teacher, code, seen = play_a_hand(app, hide=True)
+    teacher, code, seen = play_a_deal(app, hide=True)
     during = [(what, data) for what, playing, data in seen if playing]
     assert {what for what, _ in during} >= {"Anna", "Boris", "projector", "teacher", "move", "overview"}
     for what, data in during:

@@ -51,8 +51,8 @@ def _game(rules="standard", deck=STANDARD, players=PLAYERS, overrides=None, **kw
 
 
 def _finish_not():
-    match = Match(STANDARD, make_options("standard"), PLAYERS, MatchFormat(hands=1), seed=1)
-    match.hand_finished()
+    match = Match(STANDARD, make_options("standard"), PLAYERS, MatchFormat(deals=1), seed=1)
+    match.deal_finished()
 
 
 ENGINE = {
@@ -99,9 +99,9 @@ ENGINE = {
     "dealt twice": lambda: _game(hands={"Anna": ["2S"], "Boris": ["2S"]}),
     "missing from the deal": lambda: _game(hands={"Anna": ["2S"]}),
     # SetupError: app/engine/match.py
-    "hands or target": lambda: MatchFormat(hands=2, target=10),
-    "one hand at least": lambda: MatchFormat(hands=0),
-    "target at least 1": lambda: MatchFormat(hands=None, target=0),
+    "hands or target": lambda: MatchFormat(deals=2, target=10),
+    "one hand at least": lambda: MatchFormat(deals=0),
+    "target at least 1": lambda: MatchFormat(deals=None, target=0),
     "hand not finished": _finish_not,
 }
 
@@ -188,7 +188,7 @@ def _scorepad(**kwargs):
     render_scorepad(**kwargs)
 
 
-def _too_many_hands():
+def _too_many_deals():
     from app.printing import geometry
     from app.printing.scorepad import pad_layout
 
@@ -235,8 +235,8 @@ PRINTING = {
     "rules language": lambda tmp_path, monkeypatch: _rules(language="de"),
     "rules paper": lambda tmp_path, monkeypatch: _rules(paper="a5"),
     "score pad players": lambda tmp_path, monkeypatch: _scorepad(players=1),
-    "score pad hands": lambda tmp_path, monkeypatch: _scorepad(hands=99),
-    "score pad fit": lambda tmp_path, monkeypatch: _too_many_hands(),
+    "score pad hands": lambda tmp_path, monkeypatch: _scorepad(deals=99),
+    "score pad fit": lambda tmp_path, monkeypatch: _too_many_deals(),
     "score pad paper": lambda tmp_path, monkeypatch: _scorepad(paper="a5"),
     "sheet paper": lambda tmp_path, monkeypatch: _sheet(paper="a5"),
     "sheet card": lambda tmp_path, monkeypatch: _sheet(card="jumbo"),

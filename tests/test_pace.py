@@ -15,7 +15,7 @@ def waits_after_a_move(app, code) -> float:
     """Seconds from the last move to the moment a computer player may move next."""
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        last = max(MoveRow.query.filter_by(hand_id=table.current_hand.id).all(), key=lambda row: row.seq)
+        last = max(MoveRow.query.filter_by(deal_id=table.current_deal.id).all(), key=lambda row: row.seq)
         return table.next_bot_at - last.played_at
 
 

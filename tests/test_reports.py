@@ -177,7 +177,7 @@ def _truth(app, code, name):
     from .web_support import server_game
 
     with app.app_context():
-        game = server_game(Table.query.filter_by(code=code).one().current_hand)
+        game = server_game(Table.query.filter_by(code=code).one().current_deal)
         return (set(game.replay_state()["hands"][name]), list(game.prompts(name)),
                 {c.id: c.title for c in game.deck.cards}, {c.id: c.set_id for c in game.deck.cards})
 

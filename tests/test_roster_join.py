@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.db import db
-from app.models import Hand, SchoolClass, Seat, Table
+from app.models import Deal, SchoolClass, Seat, Table
 
 from .test_classes import make_class
 from .web_support import choose_move, deck_of, get_state, teacher_client
@@ -127,8 +127,8 @@ def test_a_childs_results_join_up_across_the_classs_tables_and_days(app):
         play_until_over(app, code, [anna, boris], teacher)
         codes.append(code)
     with app.app_context():  # the first table was played yesterday
-        hand = Hand.query.join(Table).filter(Table.code == codes[0]).one()
-        hand.started_at -= 86400
+        deal = Deal.query.join(Table).filter(Table.code == codes[0]).one()
+        deal.started_at -= 86400
         db.session.commit()
     page = teacher.get(f"/reports/?class={class_id}").get_data(as_text=True)
     rows = re.findall(r'<tr data-student="Anna">', page)

@@ -7,7 +7,7 @@ import dataclasses
 from sqlalchemy import event
 
 from app.db import db
-from app.models import Hand, Seat, Table
+from app.models import Deal, Seat, Table
 from app.services import tables
 from app.store import snapshots
 
@@ -17,11 +17,11 @@ from .web_support import for_play, open_table, seat_student, teacher_client
 def test_every_column_of_the_models_is_a_field_of_the_snapshots():
     for model, snapshot, left_out in ((Table, snapshots.TableSnapshot, set()),
                                       (Seat, snapshots.SeatSnapshot, set()),
-                                      (Hand, snapshots.HandSnapshot, {"header_json"})):
+                                      (Deal, snapshots.DealSnapshot, {"header_json"})):
         fields = {f.name for f in dataclasses.fields(snapshot)}
         columns = {c.name for c in model.__table__.c}
         assert columns - left_out <= fields, (model.__name__, columns - left_out - fields)
-    assert "header_json" not in snapshots.HAND_COLUMNS  # read on demand (a cached property)
+    assert "header_json" not in snapshots.DEAL_COLUMNS  # read on demand (a cached property)
 
 
 def test_a_snapshot_reads_what_the_orm_reads(app):
@@ -39,16 +39,16 @@ def test_a_snapshot_reads_what_the_orm_reads(app):
         assert snap.overrides == row.overrides
         assert [(s.position, s.name, s.kind, s.bot, s.token_hash, s.vacant) for s in snap.seats] == \
             [(s.position, s.name, s.kind, s.bot, s.token_hash, s.vacant) for s in row.seats]
-        assert [(h.id, h.number, h.revision, h.result, h.started_at) for h in snap.hands] == \
-            [(h.id, h.number, h.revision, h.result, h.started_at) for h in row.hands]
-        assert snap.current_hand.table is snap and snap.current_hand.number == row.current_hand.number
+        assert [(h.id, h.number, h.revision, h.result, h.started_at) for h in snap.deals] == \
+            [(h.id, h.number, h.revision, h.result, h.started_at) for h in row.deals]
+        assert snap.current_deal.table is snap and snap.current_deal.number == row.current_deal.number
 
-        deal = row.current_hand.header  # (deferred on the ORM side too: read here, before counting)
+        deal = row.current_deal.header  # (deferred on the ORM side too: read here, before counting)
         statements = []
         event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
         fresh = snapshots.by_code(code)
         assert len(statements) == 2 and not any("header_json" in sql for sql in statements)
-        assert fresh.current_hand.header == deal  # read now, once
+        assert fresh.current_deal.header == deal  # read now, once
         assert len(statements) == 3
-        assert fresh.current_hand.header_json and len(statements) == 3
+        assert fresh.current_deal.header_json and len(statements) == 3
         assert snapshots.by_code("ZZZZZZ") is None

@@ -31,7 +31,7 @@ def started(app, **options):
 def moves_by(app, code, name):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        rows = MoveRow.query.filter_by(hand_id=table.hands[0].id).all()
+        rows = MoveRow.query.filter_by(deal_id=table.deals[0].id).all()
         return sum(1 for row in rows if row.data.get("player") == name)
 
 

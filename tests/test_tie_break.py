@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from app.services import hands
+from app.services import deals
 
 from .web_support import for_play, get_state, open_table, teacher_client
 
@@ -19,22 +19,22 @@ def _result(players, scores, tie_break=False):
     return out
 
 
-def _table(results, status="playing", tie_break=True, hands_in_match=1):
+def _table(results, status="playing", tie_break=True, deals_in_match=1):
     seats = [SimpleNamespace(position=i, name=name) for i, name in enumerate(["A", "B", "C"])]
     rows = [SimpleNamespace(result=r, result_json="x") for r in results]
-    return SimpleNamespace(seats=seats, hands=rows, status=status, match_format="hands",
-                           match_value=hands_in_match, match_tie_break=tie_break)
+    return SimpleNamespace(seats=seats, deals=rows, status=status, match_format="hands",
+                           match_value=deals_in_match, match_tie_break=tie_break)
 
 
 def test_a_tied_match_goes_to_a_tie_break_hand_whose_scores_only_break_the_tie():
     tied = _result(["A", "B", "C"], [5, 5, 3])
-    assert hands.in_tie_break(_table([tied]))
-    assert not hands.in_tie_break(_table([tied], tie_break=False))
-    assert not hands.in_tie_break(_table([_result(["A", "B", "C"], [6, 4, 3])]))
+    assert deals.in_tie_break(_table([tied]))
+    assert not deals.in_tie_break(_table([tied], tie_break=False))
+    assert not deals.in_tie_break(_table([_result(["A", "B", "C"], [6, 4, 3])]))
     settled = _table([tied, _result(["A", "B", "C"], [2, 4, 7], tie_break=True)], status="finished")
     # C scored most in the tie-break hand but was no leader: B, the better of the two leaders, wins.
-    assert hands.match_winners(settled) == ["B"]
-    assert [row["total"] for row in hands.standings(settled)] == [5, 5, 3]  # the extra hand is not counted
+    assert deals.match_winners(settled) == ["B"]
+    assert [row["total"] for row in deals.standings(settled)] == [5, 5, 3]  # the extra hand is not counted
 
 
 def test_a_table_that_ends_tied_deals_the_tie_break_hand(app):

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from app.db import db
-from app.models import Hand, MoveRow, Table, Teacher
+from app.models import Deal, MoveRow, Table, Teacher
 
 from .test_reports import played_table
 from .web_support import for_play, teacher_client
@@ -27,9 +27,9 @@ def played_at(app, code, moment: float) -> None:
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
         table.created_at = moment
-        for hand in Hand.query.filter_by(table_id=table.id):
-            hand.started_at = moment
-            for row in MoveRow.query.filter_by(hand_id=hand.id):
+        for deal in Deal.query.filter_by(table_id=table.id):
+            deal.started_at = moment
+            for row in MoveRow.query.filter_by(deal_id=deal.id):
                 row.played_at = moment
         db.session.commit()
 

@@ -35,7 +35,7 @@ def rewind(app, code, seconds: float) -> None:
 def moves(app, code) -> list[dict]:
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        return [row.data for row in MoveRow.query.filter_by(hand_id=table.current_hand.id).order_by(MoveRow.seq)]
+        return [row.data for row in MoveRow.query.filter_by(deal_id=table.current_deal.id).order_by(MoveRow.seq)]
 
 
 def test_a_student_out_of_time_has_a_computer_make_the_move(app):
@@ -83,6 +83,6 @@ def test_a_time_limit_out_of_range_is_a_400(app, seconds):
 def test_the_classroom_options_stay_out_of_the_game_record(app):
     teacher, code, _students = started(app, turn_seconds=30, hide_scores=True, stand_in_after=5, name_the_work=True)
     with app.app_context():
-        header = Table.query.filter_by(code=code).one().current_hand.header
+        header = Table.query.filter_by(code=code).one().current_deal.header
     assert header["options"].get("name_the_work") is True  # a rule of the game: written down
     assert not {"turn_seconds", "hide_scores", "stand_in_after"} & set(header["options"])

@@ -41,7 +41,7 @@ from .server_support import Browser, Server, drop_postgres_database, fresh_postg
 from .web_support import choose_move
 
 STUDENTS = ["Anna", "Boris", "Vera", "Gleb"]  # Anna, Vera on server A; Boris, Gleb on server B
-HANDS = 2
+DEALS = 2
 CHECKPOINTS = (6, 25, 50)  # after this many applied moves the students are held and both servers compared
 DUEL_EVERY = 3             # one turn in three is sent twice at once, through both servers
 DEADLINE_SECONDS = 60      # the whole match (a hand takes some 50 moves; the match a few seconds)
@@ -301,7 +301,7 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
         ports = {"A": server_a.port, "B": server_b.port}
         teacher = keep(Browser(ports["A"])).sign_up()
         code = teacher.open_table({"rules": "standard", "deck": "standard-52", "seats": [{"kind": "human"}] * 4,
-                                   "match": {"format": "hands", "value": HANDS}})
+                                   "match": {"format": "hands", "value": DEALS}})
         browsers, twins = {}, {}
         for i, name in enumerate(STUDENTS):
             own, other = ("A", "B") if i % 2 == 0 else ("B", "A")
@@ -363,7 +363,7 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
         # One end, shown alike by both servers to everyone.
         end = assert_same_state(code, viewers, "at the end")
         status, final = viewers["the public"][0].json("GET", f"/api/tables/{code}")
-        assert final["status"] == "finished" and final["match"]["hands_played"] == HANDS, final["match"]
+        assert final["status"] == "finished" and final["match"]["hands_played"] == DEALS, final["match"]
         assert len(checked) >= 2 and checked == sorted(set(checked)) and checked[-1] < end, checked
         assert play.duels >= 3 and play.retries >= 3, (play.duels, play.retries)
         lists = [viewer.json("GET", f"/api/tables/{code}/hands") for viewer in viewers["the public"]]
@@ -371,7 +371,7 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
 
         # One history: the same records from both servers, which replay, and hold exactly the moves answered 200.
         recorded = []
-        for number in range(1, HANDS + 1):
+        for number in range(1, DEALS + 1):
             path = f"/api/tables/{code}/hands/{number}/record?format=json"
             (status_a, record_a), (status_b, record_b) = (viewer.json("GET", path) for viewer in viewers["the public"])
             assert (status_a, status_b) == (200, 200), (number, record_a, record_b)
@@ -397,7 +397,7 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
         for server in (server_a, server_b):
             errors = server_errors(server)
             assert not errors, errors[:5]
-        print(f"two servers on {shared_database.split(':')[0]}: {len(recorded)} moves in {HANDS} hands, "
+        print(f"two servers on {shared_database.split(':')[0]}: {len(recorded)} moves in {DEALS} hands, "
               f"{play.duels} turns played twice at once, {play.retries} retries through the other server, "
               f"{play.behind} turns refused whole (the screen behind), refusals "
               f"{dict(Counter(why for _, why in play.refused))}, checkpoints at versions {checked}, end at version {end}, "

@@ -14,7 +14,7 @@ import re
 import pytest
 import yaml
 
-from app.models import Hand, Table
+from app.models import Deal, Table
 
 from .test_web_privacy import PUBLIC, Watch, assert_private
 from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
@@ -123,9 +123,9 @@ def test_no_endpoint_page_or_export_shows_a_hidden_card(play_app):
         if moves % 15 == 0 or public["match"]["hand"] > len(finished_headers) + 1:
             with app.app_context():
                 table = Table.query.filter_by(code=code).one()
-                for hand in Hand.query.filter_by(table_id=table.id):
-                    if hand.result_json:
-                        finished_headers[hand.number] = hand.header
+                for deal in Deal.query.filter_by(table_id=table.id):
+                    if deal.result_json:
+                        finished_headers[deal.number] = deal.header
             if public["status"] == "playing":
                 checked += check_everything(app, code, clients, watch, routes, finished_headers,
                                             public["match"]["hand"])

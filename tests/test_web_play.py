@@ -14,7 +14,7 @@ from app.db import db
 from app.engine.record import load_record_text
 from app.engine.replay import replay
 from app.models import MoveRow, Table
-from app.services import hands
+from app.services import deals
 
 from .web_support import CSRFClient, choose_move, deck_of, for_play, get_state, open_table, seat_student, \
     teacher_client, titles_of
@@ -335,9 +335,9 @@ def test_computer_players_move_one_at_a_time_at_the_pace(app):
     assert state["game"]["version"] == 0  # the pace has not passed yet
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        assert hands.advance(table, now=time.time() + 31) == 1   # once the pace has passed: one move
-        assert hands.advance(table, now=time.time() + 1) == 0    # then wait for the pace again
-        assert hands.advance(table, now=time.time() + 62) == 1
+        assert deals.advance(table, now=time.time() + 31) == 1   # once the pace has passed: one move
+        assert deals.advance(table, now=time.time() + 1) == 0    # then wait for the pace again
+        assert deals.advance(table, now=time.time() + 62) == 1
     assert get_state(teacher, code)["game"]["version"] == 2
 
 
@@ -368,7 +368,7 @@ def test_a_game_survives_a_restart_from_the_database(play_app, tmp_path):
     assert after["game"] == before["game"] and after["you"] == before["you"]
     with restarted.app_context():
         table = Table.query.filter_by(code=code).one()
-        rows = MoveRow.query.filter_by(hand_id=table.current_hand.id).order_by(MoveRow.seq).all()
+        rows = MoveRow.query.filter_by(deal_id=table.current_deal.id).order_by(MoveRow.seq).all()
         assert [r.seq for r in rows] == list(range(len(rows))) and len(rows) == before["game"]["version"]
         db.engine.dispose()
 
@@ -379,8 +379,8 @@ def test_two_writers_cannot_both_append_move_n(play_app):
     students["Anna"].post(f"/api/tables/{code}/moves", json={"move": {
         "ask": "Boris", "set": state["game"]["asks"]["sets"][0]}})
     with play_app.app_context():
-        hand = Table.query.filter_by(code=code).one().current_hand
-        db.session.add(MoveRow(hand_id=hand.id, seq=0, data_json=json.dumps({"player": "Anna", "answer": None})))
+        deal = Table.query.filter_by(code=code).one().current_deal
+        db.session.add(MoveRow(deal_id=deal.id, seq=0, data_json=json.dumps({"player": "Anna", "answer": None})))
         with pytest.raises(IntegrityError):
             db.session.commit()
         db.session.rollback()
@@ -441,5 +441,5 @@ def test_a_named_ask_scores_and_keeps_its_text_in_the_log(play_app):
     assert get_state(teacher, code)["game"]["bonus"][player] == bonus >= 1
     with play_app.app_context():
         table = Table.query.filter_by(code=code).one()
-        rows = [row.data for row in MoveRow.query.filter_by(hand_id=table.current_hand.id)]
+        rows = [row.data for row in MoveRow.query.filter_by(deal_id=table.current_deal.id)]
         assert any(row.get("named") == ask["named"] for row in rows)

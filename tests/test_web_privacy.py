@@ -45,15 +45,15 @@ class Watch:
 
     def __init__(self, app, code):
         self.app, self.code = app, code
-        self.hand_id, self.done, self.seen = None, 0, {}
+        self.deal_id, self.done, self.seen = None, 0, {}
 
     def secrets(self) -> tuple[dict[str | None, set[str]], dict[str, str]]:
         with self.app.app_context():
             table = Table.query.filter_by(code=self.code).one()
-            hand = table.current_hand
-            game = server_game(hand)
-            if hand.id != self.hand_id:
-                self.hand_id, self.done = hand.id, 0
+            deal = table.current_deal
+            game = server_game(deal)
+            if deal.id != self.deal_id:
+                self.deal_id, self.done = deal.id, 0
                 self.seen = {seat: set() for seat in (*game.players, PUBLIC)}
             for seat, seen in self.seen.items():
                 for event in game.events_seen_by(seat or None, self.done):

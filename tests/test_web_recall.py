@@ -26,15 +26,15 @@ def truth(app, code, name):
     """What only the test knows: the player's hand and prompts by card id, and every card's title."""
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        game = server_game(table.current_hand)
+        game = server_game(table.current_deal)
         return set(game.replay_state()["hands"][name]), list(game.prompts(name)), \
-            {c.id: c.title for c in game.deck.cards}, table.current_hand.number
+            {c.id: c.title for c in game.deck.cards}, table.current_deal.number
 
 
 def laid_down_by(app, code, name):
     """The cards of the sets this player laid down (the hand they held them in)."""
     with app.app_context():
-        game = server_game(Table.query.filter_by(code=code).one().current_hand)
+        game = server_game(Table.query.filter_by(code=code).one().current_deal)
         own = set(game.replay_state()["books"][name]) - set(game.prompts(name))
         return {c for s in game.deck.sets if s.id in own for c in s.card_ids} - set(game.prompts(name))
 
@@ -72,16 +72,16 @@ class Browser:
         return any(title in text for text in self.seen)
 
 
-def play_a_hand(app, rules, deck, options, check, seed):
+def play_a_deal(app, rules, deck, options, check, seed):
     code, teacher, students = open_recall_table(app, rules, deck, options)
     browsers = {name: Browser(client, code) for name, client in students.items()}
     projector = app.test_client()
     rng = random.Random(seed)
     works = library_sets(deck_of(teacher, code))
-    hand_number, namings, once_held = 1, 0, {name: set() for name in students}
+    deal_number, namings, once_held = 1, 0, {name: set() for name in students}
     for _ in range(600):
         public = get_state(projector, code)
-        if public["status"] != "playing" or public["match"]["hand"] != hand_number:
+        if public["status"] != "playing" or public["match"]["hand"] != deal_number:
             break
         name = public["game"]["turn"]
         browser = browsers[name]
@@ -115,7 +115,7 @@ def play_a_hand(app, rules, deck, options, check, seed):
         response = students[name].post(f"/api/tables/{code}/moves", json={"version": mine["version"], "move": move})
         assert response.status_code == 200, response.get_json()
         data = response.get_json()
-        if data["state"]["match"]["hand"] == hand_number:
+        if data["state"]["match"]["hand"] == deal_number:
             browser.received(data)
         once_held[name] |= truth(app, code, name)[0] - set(truth(app, code, name)[1]) | laid_down_by(app, code, name)
     assert namings >= 5
@@ -123,11 +123,11 @@ def play_a_hand(app, rules, deck, options, check, seed):
 
 
 def test_set_asks_with_prompts_never_show_the_work_before_it_is_named(play_app):
-    play_a_hand(play_app, "standard", "authors-1861", {"name_the_work": True}, "prompts", seed=4)
+    play_a_deal(play_app, "standard", "authors-1861", {"name_the_work": True}, "prompts", seed=4)
 
 
 def test_card_asks_with_named_asks_show_no_title_outside_the_hand(play_app):
-    play_a_hand(play_app, "classic", "authors-1861", {"name_the_work": True}, "hand-only", seed=5)
+    play_a_deal(play_app, "classic", "authors-1861", {"name_the_work": True}, "hand-only", seed=5)
 
 
 def test_a_recall_deck_and_state_name_no_work_and_no_card_id(play_app):

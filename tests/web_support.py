@@ -180,9 +180,9 @@ def titles_of(app, code) -> dict[str, str]:
 
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        hand = table.current_hand
-        game = server_game(hand)
-        mask = recall.Mask(table, hand, game.public_view(), game.deck)
+        deal = table.current_deal
+        game = server_game(deal)
+        mask = recall.Mask(table, deal, game.public_view(), game.deck)
         out = {c.id: c.title for c in game.deck.cards}
         out.update({mask.token(c.id): c.title for c in game.deck.cards})
         return out

@@ -1,8 +1,8 @@
-"""A match: hands in series, the deal rotating clockwise, to a fixed number of hands or a target score.
+"""A match: deals in series, the deal rotating clockwise, to a fixed number of deals or a target score.
 
-The arithmetic is pure functions of each hand's scores in seat order (`seat_totals`, `regular_play_over`,
+The arithmetic is pure functions of each deal's scores in seat order (`seat_totals`, `regular_play_over`,
 `leaders`, `tie_break_due`, `match_winners`): `Match` plays a match with them, and the web app, which
-stores each hand's result, counts its tables' matches with the same functions.
+stores each deal's result, counts its tables' matches with the same functions.
 """
 from __future__ import annotations
 
@@ -17,26 +17,26 @@ from .options import Options
 
 @dataclass(frozen=True)
 class MatchFormat:
-    hands: int | None = 1        # a fixed number of hands ...
+    deals: int | None = 1        # a fixed number of deals ...
     target: int | None = None    # ... or first to this total (20 or 25 sets are usual)
-    tie_break: bool = False      # a tie at the end is settled by one more hand among everyone
+    tie_break: bool = False      # a tie at the end is settled by one more deal among everyone
 
     def __post_init__(self) -> None:
-        if (self.hands is None) == (self.target is None):
+        if (self.deals is None) == (self.target is None):
             raise SetupError(N_("a match is either a number of hands or a target score, not both or neither"))
-        if self.hands is not None and self.hands < 1:
+        if self.deals is not None and self.deals < 1:
             raise SetupError(N_("a match has at least one hand"))
         if self.target is not None and self.target < 1:
             raise SetupError(N_("a target score is at least 1"))
 
 
-MAX_HANDS = 50  # a first-to-N match ends here whatever the scores
+MAX_DEALS = 50  # a first-to-N match ends here whatever the scores
 
 
-def seat_totals(hands: Iterable[Sequence[int]], seats: int) -> list[int]:
-    """Each seat's total over the hands counted, given each hand's scores in seat order."""
+def seat_totals(deals: Iterable[Sequence[int]], seats: int) -> list[int]:
+    """Each seat's total over the deals counted, given each deal's scores in seat order."""
     totals = [0] * seats
-    for scores in hands:
+    for scores in deals:
         for seat, score in enumerate(scores):
             if seat >= len(totals):
                 totals.extend([0] * (seat + 1 - len(totals)))
@@ -44,12 +44,12 @@ def seat_totals(hands: Iterable[Sequence[int]], seats: int) -> list[int]:
     return totals
 
 
-def regular_play_over(format: MatchFormat, hands_played: int, totals: Sequence[int]) -> bool:
-    """Whether the hands of the match proper are all played (a tie-break hand may follow)."""
-    if format.hands is not None:
-        return hands_played >= format.hands
+def regular_play_over(format: MatchFormat, deals_played: int, totals: Sequence[int]) -> bool:
+    """Whether the deals of the match proper are all played (a tie-break deal may follow)."""
+    if format.deals is not None:
+        return deals_played >= format.deals
     assert format.target is not None
-    return hands_played >= MAX_HANDS or max(totals, default=0) >= format.target
+    return deals_played >= MAX_DEALS or max(totals, default=0) >= format.target
 
 
 def leaders(totals: Sequence[int]) -> list[int]:
@@ -64,7 +64,7 @@ def tie_break_due(format: MatchFormat, totals: Sequence[int]) -> bool:
 
 def match_winners(totals: Sequence[int], tie_break: Sequence[int] | None = None) -> list[int]:
     """The winning seats of a finished match: the leaders, or those of them who scored best in the
-    tie-break hand (its scores in seat order) when one was played."""
+    tie-break deal (its scores in seat order) when one was played."""
     best = leaders(totals)
     if tie_break is None:
         return best
@@ -82,10 +82,10 @@ class Match:
     rules: str = "custom"
     teams: Sequence[Sequence[str]] | None = None
     first_dealer: int | None = None   # seat index; default the last player
-    hands: list[Game] = field(default_factory=list)
+    deals: list[Game] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
-    tie_break_hand: Game | None = None
-    counted: int = 0                  # hands whose scores are in the totals
+    tie_break_deal: Game | None = None
+    counted: int = 0                  # deals whose scores are in the totals
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -96,7 +96,7 @@ class Match:
 
     @property
     def current(self) -> Game:
-        return self.tie_break_hand or self.hands[-1]
+        return self.tie_break_deal or self.deals[-1]
 
     def _new_game(self, number: int) -> Game:
         assert self.first_dealer is not None  # __post_init__ sets it
@@ -105,48 +105,48 @@ class Match:
                     seed=self.seed * 1000 + number, rules=self.rules)
 
     def _deal_next(self) -> None:
-        self.hands.append(self._new_game(len(self.hands)))
+        self.deals.append(self._new_game(len(self.deals)))
 
     def _seat_totals(self) -> list[int]:
         return [self.totals[name] for name in self.players]
 
     def _regular_play_over(self) -> bool:
-        return regular_play_over(self.format, len(self.hands), self._seat_totals())
+        return regular_play_over(self.format, len(self.deals), self._seat_totals())
 
-    def hand_finished(self) -> None:
-        """Call when the current hand is finished: counts it, then deals the next hand if the match goes on."""
+    def deal_finished(self) -> None:
+        """Call when the current deal is finished: counts it, then deals the next one if the match goes on."""
         game = self.current
         if not game.finished:
             raise SetupError(N_("the current hand is not finished"))
-        if game is self.tie_break_hand:
+        if game is self.tie_break_deal:
             return
-        if self.counted == len(self.hands):
+        if self.counted == len(self.deals):
             return  # already counted
         for name, score in game.scores().items():
             self.totals[name] += score
-        self.counted = len(self.hands)
+        self.counted = len(self.deals)
         if not self._regular_play_over():
             self._deal_next()
         elif self._tie_break_due():
-            self.tie_break_hand = self._new_game(len(self.hands))
+            self.tie_break_deal = self._new_game(len(self.deals))
 
     def _leaders(self) -> list[str]:
         return [self.players[seat] for seat in leaders(self._seat_totals())]
 
     @property
     def over(self) -> bool:
-        if self.tie_break_hand is not None:
-            return self.tie_break_hand.finished
-        return self.counted == len(self.hands) and self._regular_play_over() and not self._tie_break_due()
+        if self.tie_break_deal is not None:
+            return self.tie_break_deal.finished
+        return self.counted == len(self.deals) and self._regular_play_over() and not self._tie_break_due()
 
     def _tie_break_due(self) -> bool:
-        return self.tie_break_hand is None and tie_break_due(self.format, self._seat_totals())
+        return self.tie_break_deal is None and tie_break_due(self.format, self._seat_totals())
 
     def winners(self) -> list[str]:
         if not self.over:
             return []
         extra = None
-        if self.tie_break_hand is not None:
-            scores = self.tie_break_hand.scores()
+        if self.tie_break_deal is not None:
+            scores = self.tie_break_deal.scores()
             extra = [scores[name] for name in self.players]
         return [self.players[seat] for seat in match_winners(self._seat_totals(), extra)]

@@ -26,7 +26,7 @@ from .scorepad import render_scorepad
 from .sheets import PrintOptions, render_deck
 
 PRINTABLES_DIR = Path(__file__).resolve().parents[2] / "printables"
-PAD_PLAYERS, PAD_HANDS = 6, 10
+PAD_PLAYERS, PAD_DEALS = 6, 10
 TOOLCHAIN_PREFIX = "Built with: "
 
 
@@ -46,7 +46,7 @@ def builds() -> dict[str, Callable[[], bytes]]:
             for paper in PAPERS:
                 files[f"rules-{preset}-{language}-{paper}.pdf"] = partial(render_rules, preset, paper, language)
     for paper in PAPERS:
-        files[f"scorepad-{paper}.pdf"] = partial(render_scorepad, PAD_PLAYERS, PAD_HANDS, paper)
+        files[f"scorepad-{paper}.pdf"] = partial(render_scorepad, PAD_PLAYERS, PAD_DEALS, paper)
         files[f"alignment-{paper}.pdf"] = partial(render_alignment, PrintOptions(paper=paper))
     files["README.md"] = partial(_readme, decks)
     return files
@@ -100,7 +100,7 @@ def _readme(decks) -> bytes:
             lines.append(f"| {_cell(rules_page(preset, language).title)} | {name} | [{stem}-a4.pdf]({stem}-a4.pdf) | "
                          f"[{stem}-letter.pdf]({stem}-letter.pdf) |")
     lines += ["", "| also | A4 | US Letter |", "|---|---|---|"]
-    lines.append(f"| score pad, {PAD_PLAYERS} players x {PAD_HANDS} hands | [scorepad-a4.pdf](scorepad-a4.pdf) | "
+    lines.append(f"| score pad, {PAD_PLAYERS} players x {PAD_DEALS} hands | [scorepad-a4.pdf](scorepad-a4.pdf) | "
                  "[scorepad-letter.pdf](scorepad-letter.pdf) |")
     lines.append("| duplex alignment test | [alignment-a4.pdf](alignment-a4.pdf) | "
                  "[alignment-letter.pdf](alignment-letter.pdf) |")

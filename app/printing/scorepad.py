@@ -1,4 +1,4 @@
-"""A score pad for a match: a column per player, a row per hand, and a total, in the language asked for."""
+"""A score pad for a match: a column per player, a row per deal, and a total, in the language asked for."""
 from __future__ import annotations
 
 import io
@@ -13,7 +13,7 @@ from .language import SOURCE_LANGUAGE, translations
 from .sheets import new_canvas
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
-MIN_HANDS, MAX_HANDS = 1, 30
+MIN_DEALS, MAX_DEALS = 1, 30
 MARGIN = 15.0
 HEAD = 32.0  # mm above the grid: title and the lines to fill in
 NAME_ROW = 14.0  # mm, the row where players write their names
@@ -26,36 +26,36 @@ FIRST_COLUMN = 22.0  # mm
 class PadLayout:
     grid: Rect
     xs: tuple[float, ...]  # column lines, left to right
-    ys: tuple[float, ...]  # row lines, top to bottom: top, under the names, under each hand, under the total
+    ys: tuple[float, ...]  # row lines, top to bottom: top, under the names, under each deal, under the total
 
 
-def pad_layout(paper: tuple[float, float], players: int, hands: int) -> PadLayout:
+def pad_layout(paper: tuple[float, float], players: int, deals: int) -> PadLayout:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PrintError(N_("a score pad has %(least)d to %(most)d players, not %(count)d"), least=MIN_PLAYERS,
                          most=MAX_PLAYERS, count=players)
-    if not MIN_HANDS <= hands <= MAX_HANDS:
-        raise PrintError(N_("a score pad has %(least)d to %(most)d hands, not %(count)d"), least=MIN_HANDS,
-                         most=MAX_HANDS, count=hands)
+    if not MIN_DEALS <= deals <= MAX_DEALS:
+        raise PrintError(N_("a score pad has %(least)d to %(most)d hands, not %(count)d"), least=MIN_DEALS,
+                         most=MAX_DEALS, count=deals)
     width, height = paper
     top = height - MARGIN - HEAD
     room = top - MARGIN - NAME_ROW
-    row = min(MAX_ROW, room / (hands + 1))
+    row = min(MAX_ROW, room / (deals + 1))
     if row < MIN_ROW:
-        raise PrintError(N_("%(count)d hands do not fit on one page; at most %(most)d"), count=hands,
+        raise PrintError(N_("%(count)d hands do not fit on one page; at most %(most)d"), count=deals,
                          most=int(room // MIN_ROW) - 1)
     column = (width - 2 * MARGIN - FIRST_COLUMN) / players
     xs = (MARGIN,) + tuple(MARGIN + FIRST_COLUMN + i * column for i in range(players + 1))
-    ys = (top, top - NAME_ROW) + tuple(top - NAME_ROW - (i + 1) * row for i in range(hands + 1))
+    ys = (top, top - NAME_ROW) + tuple(top - NAME_ROW - (i + 1) * row for i in range(deals + 1))
     return PadLayout(grid=Rect(xs[0], ys[-1], xs[-1] - xs[0], ys[0] - ys[-1]), xs=xs, ys=ys)
 
 
-def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
+def render_scorepad(players: int = 4, deals: int = 5, paper: str = "letter",
                     language: str = SOURCE_LANGUAGE) -> bytes:
     if paper not in geometry.PAPERS:
         raise PrintError(N_('paper must be one of %(choices)s, not "%(value)s"'), choices=", ".join(geometry.PAPERS),
                          value=paper)
     size = geometry.PAPERS[paper]
-    layout = pad_layout(size, players, hands)
+    layout = pad_layout(size, players, deals)
     font_pair = fonts()
     words = translations(language)
     title = words.gettext("Score pad")
@@ -63,14 +63,14 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
     line = f'{words.gettext("Game")} {blank}   {words.gettext("Deck")} {blank}   {words.gettext("Date")} {blank[:14]}'
     rule = words.gettext("One point for each set laid down. Write each hand's sets under each player; "
                          "add them up at the end.")
-    player, total, hand_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand %(number)d")
+    player, total, deal_row = words.gettext("Player"), words.gettext("Total"), words.gettext("Hand %(number)d")
     where = Text.of(N_("the score pad"))
-    font_pair.check([(where, text) for text in (title, line, rule, player, total, hand_row)],
+    font_pair.check([(where, text) for text in (title, line, rule, player, total, deal_row)],
                     Text.of(N_("the score pad (%(language)s)"), language=language))
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper, font_pair, title)
     canvas.setSubject(words.ngettext("%(num)d player", "%(num)d players", players) % {"num": players} + ", "
-                      + words.ngettext("%(num)d hand", "%(num)d hands", hands) % {"num": hands})
+                      + words.ngettext("%(num)d hand", "%(num)d hands", deals) % {"num": deals})
 
     def text(value: str, x: float, y: float, w: float, h: float, bold: bool = False, size_pt: float = 10,
              align: str = "centre") -> None:
@@ -93,8 +93,8 @@ def render_scorepad(players: int = 4, hands: int = 5, paper: str = "letter",
     canvas.grid([pt(x) for x in xs], [pt(y) for y in ys])
     canvas.setFillColor(MUTED)
     text(player, xs[0], ys[1], xs[1] - xs[0], ys[0] - ys[1], size_pt=9)
-    for hand in range(1, len(ys) - 2):
-        text(hand_row % {"number": hand}, xs[0], ys[hand + 1], xs[1] - xs[0], ys[hand] - ys[hand + 1], size_pt=9)
+    for deal in range(1, len(ys) - 2):
+        text(deal_row % {"number": deal}, xs[0], ys[deal + 1], xs[1] - xs[0], ys[deal] - ys[deal + 1], size_pt=9)
     canvas.setFillColor(INK)
     text(total, xs[0], ys[-1], xs[1] - xs[0], ys[-2] - ys[-1], bold=True, size_pt=10)
     canvas.showPage()

@@ -4,10 +4,10 @@ browser can read before they answer (docs/rules.md, "Recall, not reading"; desig
 With the bonus on (`name_the_work` or `named_asks`) and the works not listed (`works_listed: false`, the
 default), every state, event and move answer a screen is sent goes through a `Mask` for its reader:
 
-- Every card id becomes an opaque token of this hand: "w" and 16 hex digits of an HMAC-SHA256, keyed by
-  the app's SECRET_KEY, of the table's id, the hand's id and deal time, and the card id. A card id is its
-  slugified title (`david-copperfield`); a token says nothing without the server's key, and a new hand
-  gives every card new tokens, so what a student learnt of a token in one hand is worth nothing in the
+- Every card id becomes an opaque token of this deal: "w" and 16 hex digits of an HMAC-SHA256, keyed by
+  the app's SECRET_KEY, of the table's id, the deal's id and deal time, and the card id. A card id is its
+  slugified title (`david-copperfield`); a token says nothing without the server's key, and a new deal
+  gives every card new tokens, so what a student learnt of a token in one deal is worth nothing in the
   next. Lists of tokens (a hand, the cards given in one ask) go out sorted by token, never in the deck's
   order, which would tell the cards apart.
 - A state carries `cards`: for every token it names, the card's set, and its title and note only where
@@ -49,21 +49,21 @@ def active(options: Options) -> bool:
     return (options.name_the_work or options.named_asks) and not options.works_listed and not options.claims
 
 
-def _key(table, hand) -> bytes:
+def _key(table, deal) -> bytes:
     secret = current_app.secret_key or current_app.config.get("SECRET_KEY") or ""
     if isinstance(secret, str):
         secret = secret.encode()
-    return hmac.new(secret, f"recall:{table.id}:{hand.id}:{hand.started_at!r}".encode(), hashlib.sha256).digest()
+    return hmac.new(secret, f"recall:{table.id}:{deal.id}:{deal.started_at!r}".encode(), hashlib.sha256).digest()
 
 
 class Mask:
     """The game as one reader (a seat's name, or None for the public, projector and teacher) may read it."""
 
-    def __init__(self, table, hand, view: PublicView, deck):
+    def __init__(self, table, deal, view: PublicView, deck):
         """`view`: the reader's view (a seat's, or the public one); `deck`: the deck as played."""
         self.viewer = view.seat if isinstance(view, PlayerView) else None
         self.deck = deck
-        self.key = _key(table, hand)
+        self.key = _key(table, deal)
         self._tokens: dict[str, str] = {}
         self.named: dict[str, str] = {}        # token -> card id, every token this reader was sent
         self.revealed: set[str] = set()          # cards revealed to this reader by a verdict of theirs
@@ -200,12 +200,12 @@ def typed_ask(move: Ask, deck, options: Options) -> Ask:
     return Ask(move.player, move.target, card=card, named=named)
 
 
-def masked_result(table, hand, result: list[dict], viewer: str) -> list[dict]:
-    """A move's events as its player saw them, masked for them (`hand`: the hand the move was played in)."""
-    with store.playing(hand) as game:
+def masked_result(table, deal, result: list[dict], viewer: str) -> list[dict]:
+    """A move's events as its player saw them, masked for them (`deal`: the deal the move was played in)."""
+    with store.playing(deal) as game:
         view = game.view(viewer) if viewer in game.players else game.public_view()
         deck = game.deck
-    return Mask(table, hand, view, deck).events(result)
+    return Mask(table, deal, view, deck).events(result)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -238,10 +238,10 @@ def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str,
     work of that author the seat lacks."""
     from .errors import Conflict
 
-    hand = table.current_hand
-    if hand is None or table.status != "playing":
+    deal = table.current_deal
+    if deal is None or table.status != "playing":
         raise Conflict(N_("There is nothing to name now."), code="nothing-to-hint")
-    with store.playing(hand) as game:
+    with store.playing(deal) as game:
         view = game.view(seat_name) if seat_name in game.players else None
     if view is None:
         raise Conflict(N_("There is nothing to name now."), code="nothing-to-hint")

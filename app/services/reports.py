@@ -3,7 +3,7 @@
 over a period, and how often each student and each work was recalled (right or almost); per deck, the
 works the class names least.
 
-Everything comes from the move log: each hand of the teacher's tables started in the period is
+Everything comes from the move log: each deal of the teacher's tables started in the period is
 replayed from its record header and its moves, and the engine's events say who won which set and who
 answered what. Computer players are left out. CSV exports neutralise cells a spreadsheet would run as
 a formula.
@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from zoneinfo import ZoneInfo
 
 from ..decks.errors import N_, N_plural, say
-from ..models import DeckSnapshot, Hand, MoveRow, RosterStudent, StudioDeck, Table
+from ..models import DeckSnapshot, Deal, MoveRow, RosterStudent, StudioDeck, Table
 from ..store import SNAPSHOT_PREFIX
 from ..store.codes import is_valid_code, normalize_code
 from .errors import BadRequest, NotFound
@@ -28,7 +28,7 @@ from ..engine.moves import move_from_dict
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 3 * 366
-MAX_HANDS = 3000     # the newest hands of a very long period; the page says when this cut in
+MAX_DEALS = 3000     # the newest deals of a very long period; the page says when this cut in
 LEAST_NAMED = 10     # works listed per deck
 FORMULA_STARTS = ("=", "+", "-", "@")
 
@@ -86,7 +86,7 @@ class Answer:
     table: str
     table_name: str
     deck: str
-    hand: int
+    deal: int
     student: str
     set_name: str
     card_id: str
@@ -105,7 +105,7 @@ class Answer:
 class StudentLine:
     name: str
     tables: set[str] = field(default_factory=set)
-    hands: int = 0
+    deals: int = 0
     sets_won: int = 0
     answers: int = 0
     right: int = 0
@@ -146,7 +146,7 @@ class TableLine:
     rules: str
     status: str
     opened: float
-    hands: int = 0
+    deals: int = 0
     students: dict[str, StudentLine] = field(default_factory=dict)
 
 
@@ -202,18 +202,18 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
     """The report of the teacher's tables (or one of them, or a class's) over the period, from their move
     logs. A student who joined from a class's roster is one line across the tables of the class; any
     other is told apart by table (two Fays at two tables are two children). Each line has its days."""
-    query = Hand.query.join(Table, Hand.table_id == Table.id).filter(
-        Table.teacher_id == teacher_id, Hand.started_at >= when.start, Hand.started_at < when.end)
+    query = Deal.query.join(Table, Deal.table_id == Table.id).filter(
+        Table.teacher_id == teacher_id, Deal.started_at >= when.start, Deal.started_at < when.end)
     if table_code is not None:
         query = query.filter(Table.code == table_code)
     if class_id is not None:
         query = query.filter(Table.class_id == class_id)
-    found = query.order_by(Hand.started_at.desc(), Hand.id.desc()).limit(MAX_HANDS + 1).all()
-    cut = len(found) > MAX_HANDS
-    found = sorted(found[:MAX_HANDS], key=lambda h: (h.started_at, h.id))
+    found = query.order_by(Deal.started_at.desc(), Deal.id.desc()).limit(MAX_DEALS + 1).all()
+    cut = len(found) > MAX_DEALS
+    found = sorted(found[:MAX_DEALS], key=lambda h: (h.started_at, h.id))
     wanted = student.casefold() if student else None
 
-    refs = {hand.table.deck_id for hand in found if hand.table.deck_id.startswith(SNAPSHOT_PREFIX)}
+    refs = {deal.table.deck_id for deal in found if deal.table.deck_id.startswith(SNAPSHOT_PREFIX)}
     snapshots = {s.ref: s for s in DeckSnapshot.query.filter(DeckSnapshot.ref.in_(refs)).all()} if refs else {}
     studio_titles = {}
     studio_ids = {s.studio_deck_id for s in snapshots.values() if s.studio_deck_id is not None}
@@ -222,7 +222,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
 
     tables: dict[int, TableLine] = {}
     students: dict[tuple[Any, ...], StudentLine] = {}  # by roster student, else by name and table
-    roster_names = _roster_names({seat.student_id for hand in found for seat in hand.table.seats if seat.student_id})
+    roster_names = _roster_names({seat.student_id for deal in found for seat in deal.table.seats if seat.student_id})
 
     def student_key(table: Table, name: str) -> tuple[Any, ...]:
         seat = next((s for s in table.seats if s.name == name and s.student_id in roster_names), None)
@@ -238,11 +238,11 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         return datetime.fromtimestamp(moment, when.tz).date().isoformat()
     decks: dict[tuple, DeckLine] = {}
     answers: list[Answer] = []
-    for hand in found:
-        table = hand.table
+    for deal in found:
+        table = deal.table
         computers = {seat.name for seat in table.seats if seat.kind == "computer" and seat.name}
-        game = game_from_header(hand.header)
-        rows = MoveRow.query.filter_by(hand_id=hand.id).order_by(MoveRow.seq).all()
+        game = game_from_header(deal.header)
+        rows = MoveRow.query.filter_by(deal_id=deal.id).order_by(MoveRow.seq).all()
         deck_title = game.source_deck.title
         key = _deck_key(table, snapshots)
         if key[0] == "studio":
@@ -250,7 +250,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         deck_line = decks.setdefault(key, DeckLine(deck_title))
         line = tables.setdefault(table.id, TableLine(table.code, table.name, deck_title, table.rules, table.status,
                                                      table.created_at))
-        line.hands += 1
+        line.deals += 1
         for row in rows:
             stored = row.data
             game.apply(move_from_dict(stored))
@@ -268,7 +268,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
                 work.right += verdict == "right"
                 work.almost += verdict == "almost"
                 work.hinted += verdict == "hinted"
-                answers.append(Answer(row.played_at, table.code, table.name, deck_title, hand.number, name, set_name,
+                answers.append(Answer(row.played_at, table.code, table.name, deck_title, deal.number, name, set_name,
                                       card.id, card.title, typed, verdict in ("right", "almost"), verdict, kind))
         public = game.public_view()
         books = {name: len(sets) for name, sets in public.books.items()}
@@ -279,12 +279,12 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
             if name in computers or (wanted and name.casefold() != wanted):
                 continue
             everyone = student_line(table, name)
-            for target in (line.students.setdefault(name, StudentLine(name)), everyone, everyone.day(day_of(hand.started_at))):
+            for target in (line.students.setdefault(name, StudentLine(name)), everyone, everyone.day(day_of(deal.started_at))):
                 target.tables.add(table.code)
-                target.hands += 1
+                target.deals += 1
                 target.sets_won += books.get(name, 0)
     by_code = tables_by_code(tables)
-    table_rows = {hand.table.code: hand.table for hand in found}
+    table_rows = {deal.table.code: deal.table for deal in found}
     for answer in answers:
         everyone = student_line(table_rows[answer.table], answer.student)
         for target in (by_code[answer.table].students[answer.student], everyone, everyone.day(day_of(answer.time))):
@@ -385,7 +385,7 @@ def answers_csv(report: Report) -> str:
     zone = report.period.tz
     return to_csv(["time (UTC)", "table", "table name", "deck", "hand", "student", "set", "work", "typed",
                    "result", "named in", "local time"],
-                  ([_time(a.time), a.table, a.table_name, a.deck, a.hand, a.student, a.set_name, a.work,
+                  ([_time(a.time), a.table, a.table_name, a.deck, a.deal, a.student, a.set_name, a.work,
                     a.typed if a.typed is not None else "", RESULTS[a.verdict], a.kind, _local_time(a.time, zone)]
                    for a in report.answers))
 
@@ -394,5 +394,5 @@ def students_csv(report: Report) -> str:
     """`right` counts exact answers only; `recalled` is right + almost, `recalled %` of the answers."""
     return to_csv(["student", "tables", "hands", "sets won", "answers", "right", "wrong", "passed", "almost",
                    "hinted", "recalled", "recalled %"],
-                  ([s.name, " ".join(sorted(s.tables)), s.hands, s.sets_won, s.answers, s.right, s.wrong, s.passed,
+                  ([s.name, " ".join(sorted(s.tables)), s.deals, s.sets_won, s.answers, s.right, s.wrong, s.passed,
                     s.almost, s.hinted, s.recalled, round(100 * s.rate)] for s in report.students))

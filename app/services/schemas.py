@@ -27,7 +27,7 @@ from ..languages import LANGUAGES
 from .errors import BadRequest
 
 MAX_SEATS = 22
-MAX_MATCH_HANDS = 20
+MAX_MATCH_DEALS = 20
 MAX_TARGET = 500
 MAX_TEXT = 200  # any id, name or typed answer in a move
 MAX_HINT = 20   # hints for one naming
@@ -126,9 +126,9 @@ class SeatSpec(Body):
 TIE_BREAK_HELP = "A match that ends tied is settled by one more hand among everyone; its scores only break the tie."
 
 
-class HandsMatch(Body):
+class DealsMatch(Body):
     format: Literal["hands"] = "hands"
-    value: Annotated[whole(ge=1, le=MAX_MATCH_HANDS), What(N_("the number of hands"))] = 1
+    value: Annotated[whole(ge=1, le=MAX_MATCH_DEALS), What(N_("the number of hands"))] = 1
     tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(False, description=TIE_BREAK_HELP)
 
 
@@ -144,7 +144,7 @@ def _match_format(value: Any) -> str | None:
     return getattr(value, "format", None)
 
 
-Match = Annotated[Union[Annotated[HandsMatch, Tag("hands")], Annotated[TargetMatch, Tag("target")]],
+Match = Annotated[Union[Annotated[DealsMatch, Tag("hands")], Annotated[TargetMatch, Tag("target")]],
                   Discriminator(_match_format, custom_error_type="match_format",
                                 custom_error_message="the match format is hands or target"),
                   What('"match"')]
@@ -166,7 +166,7 @@ class NewTable(Body):
     options: Annotated[dict[plain(40), OptionValue], What('"options"')] = Field(
         default_factory=dict, description="Overrides of the preset's options (see /api/catalog).")
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS), What('"seats"')]
-    match: Match = Field(default_factory=HandsMatch)
+    match: Match = Field(default_factory=DealsMatch)
     pace: Annotated[float | None, Field(ge=1, le=5, allow_inf_nan=False), BeforeValidator(_not_bool),
                     What(N_("the pace of the computer players"))] = Field(
         None, description="Seconds between the computer players' moves, 1 to 5; default: the server's (2.5).")
@@ -376,7 +376,7 @@ def explain(model: type[Body], error: dict) -> Phrase:
 
 
 # The models behind a discriminated union, by tag: an error's path names the tag ("move", "ask", "set").
-UNIONS = {"match": {"hands": HandsMatch, "target": TargetMatch},
+UNIONS = {"match": {"hands": DealsMatch, "target": TargetMatch},
           "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove}}
 
 

@@ -2,7 +2,7 @@
 
 A seat gets `game.view(its name)`; the projector, the teacher and anyone without a seat get
 `game.public_view()`. Asks go out as the sets and targets of the engine's legal asks: the cards one may
-ask for are the deck's cards of those sets that the hand lacks, which the screen works out from the
+ask for are the deck's cards of those sets that the deal lacks, which the screen works out from the
 (public) deck, so no list of another seat's cards is ever sent.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..engine.options import make_options
 from ..engine.views import PlayerView, PublicView
 from .. import store
 from ..store import deck_by_ref
-from . import hands, recall, studio
+from . import deals, recall, studio
 from ..decks.errors import N_
 from .errors import NotFound
 
@@ -105,14 +105,14 @@ _public_lock = threading.Lock()
 
 
 def _public_part(table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The summary and the finished hands of a table at one version: the same for every seat, so built
+    """The summary and the finished deals of a table at one version: the same for every seat, so built
     once per version by this process (for snapshots: they never change) and shared (never changed)."""
     if not isinstance(table, store.TableSnapshot):
-        return summary(table), finished_hands(table)
-    key = (table.id, table.created_at, table.version, hands.pace(table))
+        return summary(table), finished_deals(table)
+    key = (table.id, table.created_at, table.version, deals.pace(table))
     part = _public_parts.get(key)
     if part is None:
-        part = (summary(table), finished_hands(table))
+        part = (summary(table), finished_deals(table))
         with _public_lock:
             _public_parts[key] = part
             while len(_public_parts) > 1024:
@@ -123,22 +123,22 @@ def _public_part(table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def summary(table) -> dict[str, Any]:
     """The table without any game state: for lists, lobbies and every state."""
     deck = played_deck(table)
-    current = table.current_hand
+    current = table.current_deal
     return {
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
-        "paused": bool(table.paused), "locked": bool(table.locked), "pace": hands.pace(table),
-        "turn_deadline": hands.turn_deadline(table),  # (epoch seconds) a person's time for the move runs out
+        "paused": bool(table.paused), "locked": bool(table.locked), "pace": deals.pace(table),
+        "turn_deadline": deals.turn_deadline(table),  # (epoch seconds) a person's time for the move runs out
         "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},
         "match": {"format": table.match_format, "value": table.match_value,
                   "hand": current.number if current else 0,
-                  "hands_played": sum(1 for h in table.hands if h.result_json),
-                  "finished": table.status == "finished", "winners": hands.match_winners(table),
+                  "hands_played": sum(1 for h in table.deals if h.result_json),
+                  "finished": table.status == "finished", "winners": deals.match_winners(table),
                   "tie_break": bool(getattr(table, "match_tie_break", False)),
-                  "tie_break_hand": hands.in_tie_break(table)},
+                  "tie_break_hand": deals.in_tie_break(table)},
         "seats": [seat_dict(seat) for seat in table.seats],
-        "standings": hands.standings(table),
+        "standings": deals.standings(table),
     }
 
 
@@ -165,39 +165,39 @@ def game_dict(view) -> dict[str, Any]:
     return out
 
 
-# The hand's figures a table with `hide_scores` keeps back while the hand is played (the one place that
+# The deal's figures a table with `hide_scores` keeps back while the deal is played (the one place that
 # strips them: every state, the teacher's overview and the move answer's state are built here).
 HIDDEN_FIGURES = ("scores", "bonus", "team_scores")
 
 
 def scores_hidden(table, finished: bool) -> bool:
-    """Whether this table's current hand's scores are kept back: `hide_scores` and the hand not over."""
+    """Whether this table's current deal's scores are kept back: `hide_scores` and the deal not over."""
     return bool(table_options(table).hide_scores) and not finished
 
 
 def without_figures(game: dict[str, Any]) -> dict[str, Any]:
-    """A game dict without the hand's scores and bonus points (a copy: the engine's values are shared)."""
+    """A game dict without the deal's scores and bonus points (a copy: the engine's values are shared)."""
     return {key: value for key, value in game.items() if key not in HIDDEN_FIGURES}
 
 
-def finished_hands(table) -> list[dict[str, Any]]:
-    return [{"number": hand.number, **hand.result} for hand in table.hands if hand.result_json]
+def finished_deals(table) -> list[dict[str, Any]]:
+    return [{"number": deal.number, **deal.result} for deal in table.deals if deal.result_json]
 
 
 def table_state(table, seat=None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
-    """What a screen is sent: the reader's view of the current hand, taken from the store, made into
+    """What a screen is sent: the reader's view of the current deal, taken from the store, made into
     the state by `state_of`."""
-    hand = table.current_hand
+    deal = table.current_deal
     view = mask = None
-    if hand is not None:
-        with store.playing(hand) as game:
+    if deal is not None:
+        with store.playing(deal) as game:
             name = seat.name if seat is not None and seat.name in game.players else None
             view = game.view(name) if name else game.public_view()
             deck = game.deck
         if recall.active(table_options(table)):
-            mask = recall.Mask(table, hand, view, deck)
-    return state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(hands.setting("POLL_MS")),
+            mask = recall.Mask(table, deal, view, deck)
+    return state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(deals.setting("POLL_MS")),
                     mask=mask)
 
 
@@ -211,7 +211,7 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
     if teacher:  # each seat's presence, for the teacher alone (issue #19)
         now = time.time()
         for shown, s in zip(out["seats"], table.seats):
-            shown.update(hands.presence_of(s, now))
+            shown.update(deals.presence_of(s, now))
     out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
     out["teacher"] = teacher
     out["hands"] = finished
@@ -240,15 +240,15 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
 
 def overview(tables: list) -> list[dict[str, Any]]:
     """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings
-    (`hide_scores`: no scores while the hand is played, `scores_hidden` says so)."""
+    (`hide_scores`: no scores while the deal is played, `scores_hidden` says so)."""
     rows = []
     for table in tables:
         row = summary(table)
         row["turn"] = row["scores"] = None
         row["scores_hidden"] = False
-        hand = table.current_hand
-        if hand is not None and table.status == "playing":
-            with store.playing(hand) as game:
+        deal = table.current_deal
+        if deal is not None and table.status == "playing":
+            with store.playing(deal) as game:
                 row["turn"], row["scores"] = game.turn, dict(game.outcome().scores)
                 if scores_hidden(table, game.finished):
                     del row["scores"]

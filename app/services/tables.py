@@ -17,7 +17,7 @@ from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import Seat, Table
 from ..store import presence
-from . import classes, hands, schemas, studio
+from . import classes, deals, schemas, studio
 from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
 from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..store import TableSnapshot
@@ -273,7 +273,7 @@ def join(table: Table, name: Any, student_id: int | None = None) -> tuple[Seat, 
             seat.seen_at, seat.claim_hash, seat.claim_at, seat.claim_refused = now, None, None, False
             seat.student_id = student_id
             if old and old != name:
-                hands.rename_player(table, old, name)
+                deals.rename_player(table, old, name)
             table.touch()
     if asked is not None:
         raise asked
@@ -341,7 +341,7 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
         old = seat.name
         seat.name, seat.name_key = new_name, name_key(new_name)
         if old != new_name:
-            hands.rename_player(table, old, new_name)
+            deals.rename_player(table, old, new_name)
         table.touch()
     return seat
 
@@ -376,13 +376,13 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
                 taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
                 seat.name = _computer_name(taken)
                 seat.name_key = name_key(seat.name)
-            # During play a computer stands in under the student's name: the hand goes on as the same player,
+            # During play a computer stands in under the student's name: the deal goes on as the same player,
             # and its record says who sat there, not "Computer 3".
             seat.kind, seat.bot, seat.token_hash = "computer", bot, None
             seat.stand_in, seat.claim_hash, seat.claim_at = False, None, None  # for good: no stand-in, no way back
-            table.next_bot_at = min(table.next_bot_at, time.time() + hands.pace(table))
+            table.next_bot_at = min(table.next_bot_at, time.time() + deals.pace(table))
             if old and old != seat.name:
-                hands.rename_player(table, old, seat.name)
+                deals.rename_player(table, old, seat.name)
         elif kind == "human":
             if table.status != "lobby":
                 raise Conflict(N_("Once play has started a seat cannot be emptied; put a computer player in it "
@@ -428,7 +428,7 @@ def _asked_seat(table: Table, position: Any) -> Seat:
 
 def let_in(table: Table, position: Any) -> Seat:
     """The teacher lets the waiting device into the seat: its secret becomes the seat's token (the old
-    device loses the seat), a stand-in stops, and the hand goes on with the same cards."""
+    device loses the seat), a stand-in stops, and the deal goes on with the same cards."""
     with changing(table) as table:
         seat = _asked_seat(table, position)
         if seat.kind == "computer" and not seat.stand_in:
@@ -437,7 +437,7 @@ def let_in(table: Table, position: Any) -> Seat:
         now = time.time()
         seat.token_hash, seat.claim_hash, seat.claim_at, seat.claim_refused = seat.claim_hash, None, None, False
         if seat.stand_in:
-            hands.hand_back(table, seat, now)
+            deals.hand_back(table, seat, now)
         seat.seen_at = now
         table.touch()
     return seat
@@ -468,7 +468,7 @@ def stand_in(table: Table, position: Any, bot: str | None = None) -> Seat:
         if presence.away_for(seat.seen_at, now) is None:
             raise Conflict(say(N_("%(name)s is here: a computer stands in only for a student who is away."),
                                name=seat.name), code="student-here")
-        hands.begin_stand_in(table, seat, bot, now)
+        deals.begin_stand_in(table, seat, bot, now)
     return seat
 
 
@@ -480,7 +480,7 @@ def hand_back(table, positions: list[int]) -> None:
         now = time.time()
         for seat in table.seats:
             if seat.position in digests and seat.stand_in and seat.token_hash == digests[seat.position]:
-                hands.hand_back(table, seat, now)
+                deals.hand_back(table, seat, now)
 
 
 def mark_seen(seats, now: float | None = None) -> int:
@@ -498,7 +498,7 @@ def start(table: Table) -> None:
         if empty:
             raise Conflict(say(N_("Seat %(position)d is still empty: wait for a student to join, or put a computer "
                                   "player in it."), position=empty[0]), code="seat-empty")
-        hands.deal(table, wait=hands.pace(table))
+        deals.deal_next(table, wait=deals.pace(table))
         table.status = "playing"
         table.touch()
 
@@ -509,7 +509,7 @@ def set_paused(table: Table, paused: bool) -> None:
         if table.paused != paused:
             table.paused = paused
             if not paused:  # a computer waits its pace again, from now, so the class sees its move
-                table.next_bot_at = max(table.next_bot_at, time.time() + hands.pace(table))
+                table.next_bot_at = max(table.next_bot_at, time.time() + deals.pace(table))
             table.touch()
 
 

@@ -5,7 +5,7 @@
 - writing: `changing(table)` (the ORM: the teacher's changes, joins) and `moving(table)` with
   `append_move`, `row_of` and `commit_move` (a move, the hot path): each one transaction that begins
   by locking the table, rolls back and forgets the table's cached games when it fails;
-- games: `playing(hand)` gives the hand's game caught up with its log, held for the block: the only
+- games: `playing(deal)` gives the deal's game caught up with its log, held for the block: the only
   way to reach a game; `turn(table)` whose turn it is; `bot_for` a computer seat's player;
 - polls: `version_rows` and `etag`, shared by the fast poll and the state's view;
 - presence: a seat's last poll, written at most once per `presence.WRITE_EVERY` seconds (`presence.mark_seen`).
@@ -25,10 +25,10 @@ from .decks import SNAPSHOT_PREFIX, deck_by_ref, header_deck
 from .games import bot_for, evict, game_from_header, playing, record, turn
 from . import presence
 from .polls import etag, poll_reader, seen_due, unchanged_etag, version_rows
-from .snapshots import HandSnapshot, SeatSnapshot, TableSnapshot, by_code, by_id
+from .snapshots import DealSnapshot, SeatSnapshot, TableSnapshot, by_code, by_id
 from .writes import Gone, Stale, append_move, changing, commit_move, flush, moving, row_of
 
-__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "HandSnapshot", "SNAPSHOT_PREFIX", "SeatSnapshot", "Stale", "TableSnapshot", "append_move",
+__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatSnapshot", "Stale", "TableSnapshot", "append_move",
            "bot_for", "by_id", "changing", "commit_move", "deck_by_ref", "etag", "evict", "exists", "flush",
            "game_from_header", "header_deck", "language_of", "moving", "playing", "poll_reader", "read", "record", "row_of",
            "presence", "seen_due", "turn", "unchanged_etag", "version_rows"]

@@ -1,10 +1,10 @@
-"""Each hand's game, kept by this process between requests: the only way to reach a game is `playing`.
+"""Each deal's game, kept by this process between requests: the only way to reach a game is `playing`.
 
-A hand is stored as its record header (the deal as it fell) and its move rows. Its Game is rebuilt by
+A deal is stored as its record header (the deal as it fell) and its move rows. Its Game is rebuilt by
 replaying them; a process keeps the games it has built and replays only the rows it has not seen, so
 any number of processes can serve one table: the database is the truth.
 
-A cached game is changed by one thread at a time: `playing(hand)` holds the hand's lock (one of 64
+A cached game is changed by one thread at a time: `playing(deal)` holds the deal's lock (one of 64
 stripes) for its block. Take it only after the table's write lock (writes.py), never the other way
 round: whoever holds it must never wait for the database, so the session gets its connection first.
 """
@@ -29,14 +29,14 @@ from .decks import header_deck
 
 MOVES = MoveRow.__table__
 NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
-             .where(MOVES.c.hand_id == bindparam("hand_id"), MOVES.c.seq >= bindparam("seen")).order_by(MOVES.c.seq))
+             .where(MOVES.c.deal_id == bindparam("deal_id"), MOVES.c.seq >= bindparam("seen")).order_by(MOVES.c.seq))
 MOVES_UP_TO = NEW_MOVES.where(MOVES.c.seq < bindparam("count"))  # the moves a snapshot's count names
 
 _stripes = [threading.RLock() for _ in range(64)]
 _registry = threading.Lock()                          # guards the caches' bookkeeping
-_games: dict[tuple, tuple[tuple, Game]] = {}         # hand -> (its stamp, its game)
-_turns: dict[tuple, tuple] = {}                       # table -> ((version, hand, dealt at), whose turn)
-_bots: dict[tuple, list] = {}                         # (hand, stamp, seat, strength) -> [bot, events seen]
+_games: dict[tuple, tuple[tuple, Game]] = {}         # deal -> (its stamp, its game)
+_turns: dict[tuple, tuple] = {}                       # table -> ((version, deal, dealt at), whose turn)
+_bots: dict[tuple, list] = {}                         # (deal, stamp, seat, strength) -> [bot, events seen]
 
 
 def remember(cache: dict, key, value, limit: int) -> None:
@@ -53,110 +53,110 @@ def game_from_header(header: dict[str, Any]) -> Game:
                 rules=header["rules"])
 
 
-def key_of(hand) -> tuple:
-    return (db.engine.url, hand.id)  # the URL itself (hashable): rendering it each time cost a poll 1%
+def key_of(deal) -> tuple:
+    return (db.engine.url, deal.id)  # the URL itself (hashable): rendering it each time cost a poll 1%
 
 
-def stamp_of(hand) -> tuple:
+def stamp_of(deal) -> tuple:
     """What must match for a cached game to be this hand's: ids come back after a database is reset, the
-    moment a hand was dealt does not; a rename rewrites the log and bumps the revision."""
-    return (hand.table_id, hand.number, hand.started_at, hand.revision)
+    moment a deal was dealt does not; a rename rewrites the log and bumps the revision."""
+    return (deal.table_id, deal.number, deal.started_at, deal.revision)
 
 
 @contextmanager
-def playing(hand) -> Iterator[Game]:
-    """The hand's game as the caller read the hand, held by this thread for the block.
+def playing(deal) -> Iterator[Game]:
+    """The deal's game as the caller read the deal, held by this thread for the block.
 
-    A snapshot's hand knows how many moves the log held when it was read (`move_count`): the game has
+    A snapshot's deal knows how many moves the log held when it was read (`move_count`): the game has
     exactly those, so a state built from it matches the version read with it. The cached game is caught
     up from the log when it is behind (one query), used as it is when level (none). One that is ahead (a
     thread of this process moved since the caller read the table) is not the caller's: a game is rebuilt
-    to the caller's count. An ORM hand (the rarer paths) gets every move the log holds."""
+    to the caller's count. An ORM deal (the rarer paths) gets every move the log holds."""
     db.session.connection()  # from the pool (which may be busy) before the lock, never while holding it
-    with _stripes[hash(key_of(hand)) % len(_stripes)]:
-        yield _game_at(hand, getattr(hand, "move_count", None))
+    with _stripes[hash(key_of(deal)) % len(_stripes)]:
+        yield _game_at(deal, getattr(deal, "move_count", None))
 
 
-def _game_at(hand, count: int | None) -> Game:
-    key, stamp = key_of(hand), stamp_of(hand)
+def _game_at(deal, count: int | None) -> Game:
+    key, stamp = key_of(deal), stamp_of(deal)
     cached = _games.get(key)
     game = cached[1] if cached is not None and cached[0] == stamp else None
     if game is not None and count is not None:
         if len(game.moves) == count:
             return game
         if len(game.moves) > count:
-            return _replayed(hand, count)
+            return _replayed(deal, count)
     if game is None:
-        game = game_from_header(hand.header)
+        game = game_from_header(deal.header)
         remember(_games, key, (stamp, game), 512)
-    _catch_up(hand, game, count)
+    _catch_up(deal, game, count)
     return game
 
 
-def _catch_up(hand, game: Game, count: int | None) -> None:
-    params = {"hand_id": hand.id, "seen": len(game.moves)}
+def _catch_up(deal, game: Game, count: int | None) -> None:
+    params = {"deal_id": deal.id, "seen": len(game.moves)}
     if count is None:
         rows = fast.rows(db.session.connection(), NEW_MOVES, params)
     else:
         rows = fast.rows(db.session.connection(), MOVES_UP_TO, {**params, "count": count})
     for seq, data_json in rows:
         if seq != len(game.moves):
-            evict(hand)
-            raise RuntimeError(f"hand {hand.id}: move {len(game.moves)} is missing from the log")
+            evict(deal)
+            raise RuntimeError(f"deal {deal.id}: move {len(game.moves)} is missing from the log")
         game.apply(move_from_dict(json.loads(data_json)))
     if count is not None and len(game.moves) != count:
-        evict(hand)
-        raise RuntimeError(f"hand {hand.id}: the log holds {len(game.moves)} moves, not {count}")
+        evict(deal)
+        raise RuntimeError(f"deal {deal.id}: the log holds {len(game.moves)} moves, not {count}")
 
 
-def _replayed(hand, count: int) -> Game:
-    """A game of the hand at `count` moves, not kept (the cached one is further on)."""
-    game = game_from_header(hand.header)
-    _catch_up(hand, game, count)
+def _replayed(deal, count: int) -> Game:
+    """A game of the deal at `count` moves, not kept (the cached one is further on)."""
+    game = game_from_header(deal.header)
+    _catch_up(deal, game, count)
     return game
 
 
-def evict(hand) -> None:
-    """Forget the hand's game."""
+def evict(deal) -> None:
+    """Forget the deal's game."""
     with _registry:
-        _games.pop(key_of(hand), None)
+        _games.pop(key_of(deal), None)
 
 
-def forget_unstored(hand) -> None:
-    """After a write was rolled back: forget the hand's game if it holds a move the log does not (one
+def forget_unstored(deal) -> None:
+    """After a write was rolled back: forget the deal's game if it holds a move the log does not (one
     applied whose write failed). A refused move leaves the game as it was: it is kept."""
-    cached = _games.get(key_of(hand))
-    count = getattr(hand, "move_count", None)
+    cached = _games.get(key_of(deal))
+    count = getattr(deal, "move_count", None)
     if cached is not None and (count is None or len(cached[1].moves) != count):
-        evict(hand)
+        evict(deal)
 
 
 def turn(table) -> str | None:
     """Whose turn it is: remembered per table version, so a poll of an unchanged table reads no moves."""
-    hand = table.current_hand
-    if hand is None:
+    deal = table.current_deal
+    if deal is None:
         return None
     cache_key = (db.engine.url, table.id)
-    stamp = (table.version, hand.id, hand.started_at)
+    stamp = (table.version, deal.id, deal.started_at)
     cached = _turns.get(cache_key)
     if cached is not None and cached[0] == stamp:
         return cached[1]
-    with playing(hand) as game:
+    with playing(deal) as game:
         actor = game.turn
     remember(_turns, cache_key, (stamp, actor), 4096)
     return actor
 
 
-def bot_for(seat, hand, game: Game, make) -> Any:
+def bot_for(seat, deal, game: Game, make) -> Any:
     """The seat's computer player (`make(seed)` builds one), caught up with every event its seat has seen
-    this hand. Called inside `playing(hand)`.
+    this hand. Called inside `playing(deal)`.
 
     A process keeps its bots between moves; a bot it does not have (another process moved last, or a
-    restart) is made afresh and shown the whole hand so far, which is all a bot remembers."""
-    key = (key_of(hand), stamp_of(hand), seat.name, seat.bot)
+    restart) is made afresh and shown the whole deal so far, which is all a bot remembers."""
+    key = (key_of(deal), stamp_of(deal), seat.name, seat.bot)
     cached = _bots.get(key)
     if cached is None or cached[1] > game.event_count:
-        digest = hashlib.sha256(f"{hand.header_json}:{seat.position}".encode()).digest()
+        digest = hashlib.sha256(f"{deal.header_json}:{seat.position}".encode()).digest()
         cached = [make(int.from_bytes(digest[:4], "big")), 0]
         remember(_bots, key, cached, 1024)
     bot, seen = cached
@@ -166,9 +166,9 @@ def bot_for(seat, hand, game: Game, make) -> Any:
     return bot
 
 
-def record(hand):
-    """The hand as a game record (the engine's Record)."""
-    with playing(hand) as game:
+def record(deal):
+    """The deal as a game record (the engine's Record)."""
+    with playing(deal) as game:
         return record_of(game)
 
 

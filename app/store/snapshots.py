@@ -1,7 +1,7 @@
 """A table as one read saw it: plain, frozen values from two Core queries, no ORM instances.
 
 Every read of a table for play goes through here (the store's `read`): loading a table, its seats and
-its hands as ORM instances cost about 1.5 ms a request, most of a poll's work (bench/load.py). Snapshots
+its deals as ORM instances cost about 1.5 ms a request, most of a poll's work (bench/load.py). Snapshots
 carry the models' attribute names (and their properties, through the mixins of app/models.py).
 
 A snapshot is never changed and never saved: a move is written with Core statements against the version
@@ -19,10 +19,10 @@ from sqlalchemy import bindparam, case, func, select
 
 from ..db import db
 from . import fast
-from ..models import Hand, HandMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
+from ..models import Deal, DealMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
 
-TABLES, SEATS, HANDS = Table.__table__, Seat.__table__, Hand.__table__
-HAND_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the deal: see header_json
+TABLES, SEATS, DEALS = Table.__table__, Seat.__table__, Deal.__table__
+DEAL_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the cards as dealt: see header_json
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,7 +46,7 @@ class SeatSnapshot(SeatMixin):
 
 
 @dataclass(frozen=True, eq=False)
-class HandSnapshot(HandMixin):
+class DealSnapshot(DealMixin):
     id: int
     table_id: int
     number: int
@@ -60,8 +60,8 @@ class HandSnapshot(HandMixin):
 
     @cached_property
     def header_json(self) -> str:
-        """The deal, read when first needed (only a process that builds the hand's game needs it)."""
-        return db.session.connection().execute(select(HANDS.c.header_json).where(HANDS.c.id == self.id)).scalar_one()
+        """The record header (the cards as dealt), read when first needed (only a process that builds the deal's game needs it)."""
+        return db.session.connection().execute(select(DEALS.c.header_json).where(DEALS.c.id == self.id)).scalar_one()
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -91,22 +91,22 @@ class TableSnapshot(TableMixin):
     pace_seconds: float | None
     class_id: int | None = None  # opened for a class (models.Table)
     seats: tuple[SeatSnapshot, ...] = ()
-    hands: tuple[HandSnapshot, ...] = ()
+    deals: tuple[DealSnapshot, ...] = ()
 
     def moved_to(self, version: int, changed_at: float, next_bot_at: float) -> "TableSnapshot":
-        """The table once a move of this process committed in its current hand (nothing else changed: the
+        """The table once a move of this process committed in its current deal (nothing else changed: the
         move held the lock)."""
         moved = replace(self, version=version, changed_at=changed_at, next_bot_at=next_bot_at)
-        last = len(self.hands) - 1
-        object.__setattr__(moved, "hands", tuple(
+        last = len(self.deals) - 1
+        object.__setattr__(moved, "deals", tuple(
             replace(h, table=moved, move_count=(h.move_count or 0) + 1 if i == last else h.move_count)
-            for i, h in enumerate(self.hands)))
+            for i, h in enumerate(self.deals)))
         return moved
 
 
 @lru_cache(maxsize=4096)
 def _parsed(result_json: str) -> dict[str, Any]:
-    """A finished hand's result, parsed once per process (every state shows the match's standings).
+    """A finished deal's result, parsed once per process (every state shows the match's standings).
     Shared: callers copy before they change anything."""
     return json.loads(result_json)
 
@@ -122,12 +122,12 @@ TABLE_AND_SEATS = (select(*_labelled(TABLES, "t_", TABLE_FIELDS), *_labelled(SEA
 BY_CODE = TABLE_AND_SEATS.where(TABLES.c.code == bindparam("key"))
 BY_ID = TABLE_AND_SEATS.where(TABLES.c.id == bindparam("key"))
 MOVES = MoveRow.__table__
-# The moves of the hand in play (an index-only count); None for a finished hand, whose log is complete:
-# it never changes again (and a match's twenty finished hands are not counted on every read).
-MOVE_COUNT = case((HANDS.c.result_json.is_(None),
-                   select(func.count()).where(MOVES.c.hand_id == HANDS.c.id).scalar_subquery()), else_=None)
-HANDS_OF = select(*(HANDS.c[name] for name in HAND_COLUMNS), MOVE_COUNT) \
-    .where(HANDS.c.table_id == bindparam("table_id")).order_by(HANDS.c.number)
+# The moves of the deal in play (an index-only count); None for a finished deal, whose log is complete:
+# it never changes again (and a match's twenty finished deals are not counted on every read).
+MOVE_COUNT = case((DEALS.c.result_json.is_(None),
+                   select(func.count()).where(MOVES.c.deal_id == DEALS.c.id).scalar_subquery()), else_=None)
+DEALS_OF = select(*(DEALS.c[name] for name in DEAL_COLUMNS), MOVE_COUNT) \
+    .where(DEALS.c.table_id == bindparam("table_id")).order_by(DEALS.c.number)
 
 
 
@@ -139,9 +139,9 @@ def _read(statement, key) -> TableSnapshot | None:
     split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
     seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None)
     table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
-    # (the one write to a frozen snapshot: its hands point back at it, as the ORM's do)
-    object.__setattr__(table, "hands", tuple(HandSnapshot(*row, table=table)
-                                             for row in fast.rows(connection, HANDS_OF, {"table_id": table.id})))
+    # (the one write to a frozen snapshot: its deals point back at it, as the ORM's do)
+    object.__setattr__(table, "deals", tuple(DealSnapshot(*row, table=table)
+                                             for row in fast.rows(connection, DEALS_OF, {"table_id": table.id})))
     return table
 
 

@@ -1,6 +1,6 @@
 """Writes: every change of a table is one transaction that begins by locking the table's row.
 
-`changing(table)` is for the teacher's changes and joins (the ORM: the table, its seats, its hands);
+`changing(table)` is for the teacher's changes and joins (the ORM: the table, its seats, its deals);
 `moving(table)` is for moves, the hot path (Core statements against the snapshot's version:
 `append_move`, then `commit_move`). Either way the lock is taken first (app/db.py: SELECT ... FOR UPDATE
 on PostgreSQL, BEGIN IMMEDIATE on SQLite), so changes from every process and thread are made one after
@@ -42,8 +42,8 @@ NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLE
 
 def _forget(table) -> None:
     """After a rollback: forget any cached game of the table that holds a move the log does not."""
-    for hand in table.hands:
-        games.forget_unstored(hand)
+    for deal in table.deals:
+        games.forget_unstored(deal)
 
 
 @contextmanager
@@ -92,14 +92,14 @@ def moving(table) -> Iterator[TableSnapshot]:
         db.session.rollback()
 
 
-def append_move(table: TableSnapshot, hand_id: int, seq: int, move: dict[str, Any], now: float,
+def append_move(table: TableSnapshot, deal_id: int, seq: int, move: dict[str, Any], now: float,
                 next_bot_at: float | None) -> int:
-    """Store a hand's move number `seq` (from 0) and, unless `next_bot_at` is None (the hand ended: the
+    """Store a deal's move number `seq` (from 0) and, unless `next_bot_at` is None (the deal ended: the
     caller changes the table through `row_of`), move the table to its next version. An INSERT and an
     UPDATE that names the version read: no ORM instances (about a third of a move's cost otherwise).
     Returns the new version."""
     connection = db.session.connection()
-    fast.write(connection, STORE_MOVE, {"hand_id": hand_id, "seq": seq, "played_at": now,
+    fast.write(connection, STORE_MOVE, {"deal_id": deal_id, "seq": seq, "played_at": now,
                                     "data_json": json.dumps(move, ensure_ascii=False)})
     if next_bot_at is None:
         return table.version
@@ -112,7 +112,7 @@ def append_move(table: TableSnapshot, hand_id: int, seq: int, move: dict[str, An
 
 
 def row_of(table: TableSnapshot) -> Table:
-    """Inside `moving`: the locked table as an ORM row, for the rarer changes a move makes (a hand's
+    """Inside `moving`: the locked table as an ORM row, for the rarer changes a move makes (a deal's
     end: its result, the next deal, the match's end). Stale when another write came between."""
     row = db.session.get(Table, table.id, populate_existing=True)
     if row is None or row.version != table.version:

@@ -13,7 +13,7 @@ from .. import store
 from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title, translated
 
-from ..services import hands, idempotency, recall, schemas, state, tables
+from ..services import deals, idempotency, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from ..services.moves import move_from_request
@@ -84,7 +84,7 @@ def list_tables():
     """The teacher's overview: each open table of theirs with its players and scores."""
     rows = tables.open_tables(current_user.id)
     for table in rows:
-        hands.advance(table)
+        deals.advance(table)
     etag = f"o{current_user.id}-{current_language()}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
@@ -143,7 +143,7 @@ def table_state(code: str):
         if any(s.stand_in for s in held.values()):  # she is back: the computer standing in stops
             tables.hand_back(table, [p for p, s in held.items() if s.stand_in])
             table = tables.read(code)
-    if hands.advance(table):
+    if deals.advance(table):
         table = tables.read(code)
     seat = seating.requested_seat(table, request.args.get("seat"))
     etag = _etag(table, seat)
@@ -249,7 +249,7 @@ def start(code: str):
     table = _managed(code)
     tables.start(table)
     table = tables.read(code)
-    if hands.advance(table):
+    if deals.advance(table):
         table = tables.read(code)
     return jsonify(_state(table))
 
@@ -295,7 +295,7 @@ def change_seat(code: str, position: str):
     if change.name is not None:
         tables.rename(tables.read(code), position, change.name)
     table = tables.read(code)
-    if hands.advance(table):
+    if deals.advance(table):
         table = tables.read(code)
     return jsonify(_state(table))
 
@@ -322,7 +322,7 @@ def stand_in(code: str, position: str):
     change = schemas.parse(schemas.SeatChange, {**body, "kind": "computer"})  # (the bot's check)
     tables.stand_in(table, position, change.bot)
     table = tables.read(code)
-    if hands.advance(table):
+    if deals.advance(table):
         table = tables.read(code)
     return jsonify(_state(table))
 
@@ -357,13 +357,13 @@ def move(code: str):
     before = table
     key = idempotency.check_key(request.headers.get("Idempotency-Key"))
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
-    result, replayed, table = hands.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
+    result, replayed, table = deals.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
-    if extra and before.current_hand is not None:
+    if extra and before.current_deal is not None:
         result = recall.with_hint(result, extra, state.played_deck(before), options)
-    if recall.active(options) and before.current_hand is not None:
-        # the hand the move was played in, as the move left it (it may have ended since)
-        played_in = next((h for h in table.hands if h.id == before.current_hand.id), before.current_hand)
+    if recall.active(options) and before.current_deal is not None:
+        # the deal the move was played in, as the move left it (it may have ended since)
+        played_in = next((h for h in table.deals if h.id == before.current_deal.id), before.current_deal)
         result = recall.masked_result(table, played_in, result, seat.name)
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
@@ -386,37 +386,37 @@ def hint(code: str):
 
 
 @bp.get("/tables/<code>/hands")
-def list_hands(code: str):
+def list_deals(code: str):
     table = tables.read(code)
-    return jsonify(hands=[{"number": hand.number, "finished": bool(hand.result_json), "result": hand.result,
-                           "record": url_for("api.record", code=table.code, number=hand.number)
-                           if hand.result_json else None} for hand in table.hands])
+    return jsonify(hands=[{"number": deal.number, "finished": bool(deal.result_json), "result": deal.result,
+                           "record": url_for("api.record", code=table.code, number=deal.number)
+                           if deal.result_json else None} for deal in table.deals])
 
 
-def finished_hand(table, number: str):
+def finished_deal(table, number: str):
     try:
         number = int(number)
     except ValueError:
         raise BadRequest(say(N_('a hand is numbered 1, 2, ..., not "%(number)s"'), number=number)) from None
-    hand = next((h for h in table.hands if h.number == number), None)
-    if hand is None:
+    deal = next((h for h in table.deals if h.number == number), None)
+    if deal is None:
         raise NotFound(say(N_("This table has no hand %(number)d."), number=number), code="unknown-hand")
-    if not hand.result_json and table.status not in ("finished", "closed"):
+    if not deal.result_json and table.status not in ("finished", "closed"):
         raise Conflict(say(N_("Hand %(number)d is still being played; its record (which shows every hand) "
                               "can be downloaded when it ends."), number=number), code="hand-in-play")
-    return hand
+    return deal
 
 
 @bp.get("/tables/<code>/hands/<number>/record")
 def record(code: str, number: str):
-    """The hand as a game record: YAML, or JSON with ?format=json."""
+    """The deal as a game record: YAML, or JSON with ?format=json."""
     table = tables.read(code)
-    hand = finished_hand(table, number)
+    deal = finished_deal(table, number)
     fmt = request.args.get("format", "yaml")
     if fmt == "json":
-        return jsonify(hands.record_for(hand).to_dict())
+        return jsonify(deals.record_for(deal).to_dict())
     if fmt != "yaml":
         raise BadRequest(say(N_('format is "yaml" or "json", not "%(format)s"'), format=fmt))
-    response = Response(hands.record_yaml(hand), mimetype="application/yaml")
-    response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{hand.number}.yaml"'
+    response = Response(deals.record_yaml(deal), mimetype="application/yaml")
+    response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{deal.number}.yaml"'
     return response

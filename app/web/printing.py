@@ -75,9 +75,9 @@ def scorepad_pdf():
     language = _language()
     paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
     players = _whole("players", 4, scorepad.MIN_PLAYERS, scorepad.MAX_PLAYERS)
-    hands = _whole("hands", 5, scorepad.MIN_HANDS, scorepad.MAX_HANDS)
+    deals = _whole("hands", 5, scorepad.MIN_DEALS, scorepad.MAX_DEALS)
     try:
-        data = scorepad.render_scorepad(players, hands, paper, language)
+        data = scorepad.render_scorepad(players, deals, paper, language)
     except PrintError as exc:  # the server lacks a font with these glyphs
         abort(503, description=_("This page cannot be printed on this server: %(error)s", error=translated(exc)))
     return _pdf(data, f"scorepad-{language}-{paper}.pdf")

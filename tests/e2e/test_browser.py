@@ -40,7 +40,7 @@ def click_and_wait(page, button):
 def game_now(app, code):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        return server_game(table.current_hand)
+        return server_game(table.current_deal)
 
 
 def test_a_teacher_with_no_table_sees_a_sentence_not_an_empty_grid(live_app, teacher_page):

@@ -36,7 +36,7 @@ def seconds_since_last_move(app, code) -> float:
 
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        last = max(MoveRow.query.filter_by(hand_id=table.current_hand.id).all(), key=lambda row: row.seq)
+        last = max(MoveRow.query.filter_by(deal_id=table.current_deal.id).all(), key=lambda row: row.seq)
         return time.time() - last.played_at
 
 

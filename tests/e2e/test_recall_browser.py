@@ -12,7 +12,7 @@ from .test_browser import open_table_in_browser
 def _game(app, code):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        game = server_game(table.current_hand)
+        game = server_game(table.current_deal)
         return game
 
 

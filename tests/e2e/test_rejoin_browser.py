@@ -27,7 +27,7 @@ def _seat_back(app, code, name, seconds):
 def _moves_by(app, code, name) -> int:
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
-        return sum(1 for row in MoveRow.query.filter_by(hand_id=table.current_hand.id).all()
+        return sum(1 for row in MoveRow.query.filter_by(deal_id=table.current_deal.id).all()
                    if row.data.get("player") == name)
 
 

@@ -13,7 +13,7 @@ const KEEP = 6;  // paragraphs kept in the live region
 export function announcer(parent) {
   const region = el("div", { id: "announcements", class: "visually-hidden", "aria-live": "polite" });
   parent.prepend(region);
-  let seen = null;  // what the last update saw: {hand, log, recent, turn, status, hands}
+  let seen = null;  // what the last update saw: {deal, log, recent, turn, status, deals}
 
   function speak(lines) {
     if (!lines.length) return;
@@ -24,10 +24,10 @@ export function announcer(parent) {
   function update(s, index, me) {
     index = withCards(index, s);
     const game = s.game;
-    const hand = s.match ? s.match.hand : 0;
+    const deal = s.match ? s.match.hand : 0;  // the API's "hand": the deal's number
     const log = game && game.log ? game.log : null;
-    const now = { hand: hand, log: log ? log.length : 0, recent: JSON.stringify(s.recent || null), status: s.status,
-      turn: !!(game && game.to_act && !(game.prompts && game.prompts.length)), hands: (s.hands || []).length };
+    const now = { deal: deal, log: log ? log.length : 0, recent: JSON.stringify(s.recent || null), status: s.status,
+      turn: !!(game && game.to_act && !(game.prompts && game.prompts.length)), deals: (s.hands || []).length };
     const before = seen;
     seen = now;
     if (!before || !index) return;  // the screen as first drawn: nothing has happened yet
@@ -39,13 +39,13 @@ export function announcer(parent) {
         if (line) lines.push(line);
       });
     }
-    // The moves of this hand since the last update, then the end of a hand or match, then a new deal.
-    if (game && hand === before.hand) {
+    // The moves of this deal since the last update, then the end of a deal or match, then a new deal.
+    if (game && deal === before.deal) {
       if (log) tell(log.slice(before.log));
       else if (now.recent !== before.recent && s.recent) tell(s.recent);
     }
     const finished = s.hands || [];
-    if (now.hands > before.hands && finished.length) {
+    if (now.deals > before.deals && finished.length) {
       const last = finished[finished.length - 1];
       lines.push(ngettext("Hand %(number)s is over: %(names)s won it.", "Hand %(number)s is over: %(names)s won it.",
         last.winners.length, { number: last.number, names: list(last.winners) }));
@@ -56,8 +56,8 @@ export function announcer(parent) {
     } else if (s.status === "closed" && before.status !== "closed") {
       lines.push(gettext("The teacher has closed this table."));
     }
-    if (game && s.status === "playing" && hand !== before.hand) {
-      lines.push(gettext("Hand %(number)s has been dealt.", { number: hand }));
+    if (game && s.status === "playing" && deal !== before.deal) {
+      lines.push(gettext("Hand %(number)s has been dealt.", { number: deal }));
       if (log) tell(log);
     }
     if (now.turn && (!before.turn || lines.length)) lines.push(gettext("Your turn."));

@@ -1,10 +1,10 @@
-/* "What just happened": the last few moves of the hand in play as plain sentences, newest first, for a
+/* "What just happened": the last few moves of the deal in play as plain sentences, newest first, for a
    screen that shows them at a glance (the projector, the play screen) rather than as the whole log. The
    sentences are events.js's `say`, from the point of view of the seat `me` (or the whole table when `me`
    is null), so the feed, the live region and the log never tell one move in two ways.
 
    feedLines(state, index, me, count): [{text, mine, key}], at most `count` (3); `mine` when the move is
-   me's or about me, `key` the same for one event on every poll (the hand and its place in the log), so
+   me's or about me, `key` the same for one event on every poll (the deal and its place in the log), so
    that a screen can tell the lines it has not shown yet.
    drawFeed(container, lines, options): fills an <ol class="feed">, each new line with the class `new`
    (the keys already shown are kept per container); "No moves yet." when there are none.
@@ -19,11 +19,11 @@ export function feedLines(state, index, me, count) {
   const game = state && state.game;
   if (!game || !index || count <= 0) return [];
   index = withCards(index, state);
-  const hand = state.match ? state.match.hand : 0;
+  const deal = state.match ? state.match.hand : 0;  // the API's "hand": the deal's number
   const hide = new Set(game.prompts || []);
   // Each event with its key: its place in the log, or, with no log, in the last move of this version.
-  const events = game.log ? game.log.map(function (event, i) { return [event, hand + ":" + i]; }) :
-    (state.recent || []).map(function (event, i) { return [event, hand + ":v" + game.version + ":" + i]; });
+  const events = game.log ? game.log.map(function (event, i) { return [event, deal + ":" + i]; }) :
+    (state.recent || []).map(function (event, i) { return [event, deal + ":v" + game.version + ":" + i]; });
   const lines = [];
   for (let i = events.length - 1; i >= 0 && lines.length < count; i--) {
     const event = events[i][0];

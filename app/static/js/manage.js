@@ -17,7 +17,7 @@ function start(root) {
   const startButton = document.getElementById("start"), closeButton = document.getElementById("close");
   const pauseButton = document.getElementById("pause"), lockButton = document.getElementById("lock");
   const playLink = document.getElementById("play-link");
-  const handsBox = document.getElementById("hands-box"), handsList = document.getElementById("hands");
+  const dealsBox = document.getElementById("hands-box"), dealsList = document.getElementById("hands");
   const asksBox = document.getElementById("asks-box"), asksList = document.getElementById("asks");
   let state = null;
   const bots = JSON.parse(root.dataset.bots || '[["random", "random"]]');  // [id, name in the reader's language]
@@ -107,13 +107,13 @@ function start(root) {
         el("td", {}, el("b", { text: who }), " ", el("small", { class: "presence", text: kind })),
         el("td", { text: seat.name ? String(sums[seat.name] || 0) : "" }), controls));
     });
-    clear(handsList);
-    (s.hands || []).forEach(function (hand) {
-      handsList.append(el("li", {}, gettext("Hand %(number)d: %(names)s won (%(scores)s)", { number: hand.number,
-        names: hand.winners.join(", "), scores: hand.players.map(function (p) { return p + " " + hand.scores[p]; }).join(", ") }), " ",
-        el("a", { href: base + "/hands/" + hand.number + "/record", download: "" }, gettext("game record (YAML)"))));
+    clear(dealsList);
+    (s.hands || []).forEach(function (deal) {
+      dealsList.append(el("li", {}, gettext("Hand %(number)d: %(names)s won (%(scores)s)", { number: deal.number,
+        names: deal.winners.join(", "), scores: deal.players.map(function (p) { return p + " " + deal.scores[p]; }).join(", ") }), " ",
+        el("a", { href: base + "/hands/" + deal.number + "/record", download: "" }, gettext("game record (YAML)"))));
     });
-    handsBox.hidden = !(s.hands || []).length;
+    dealsBox.hidden = !(s.hands || []).length;
   }
 
   /* Devices asking for an away student's seat back: the teacher lets them in or refuses, in one click. */

@@ -24,7 +24,7 @@ function start(root) {
   let misses = 0;            // typed asks that named no work of the author, in a row (a hint after two)
   let hint = null;           // the hint shown for the current naming: {level, text, for}
   const KEEP_MS = 3000;      // a verdict stays at least this long (or until dismissed)
-  let seenHands = null;      // finished hands already summed up on this screen
+  let seenDeals = null;      // finished deals already summed up on this screen
   let sending = false;
   const announcer = makeAnnouncer(root);  // the live region: each move said for the seat on screen
 
@@ -207,14 +207,14 @@ function start(root) {
   function drawSummary() {
     const s = state;
     const finished = s.hands || [];
-    if (seenHands === null) seenHands = s.status === "finished" ? finished.length - 1 : finished.length;
-    if (finished.length > seenHands || (s.status === "finished" && finished.length)) {
+    if (seenDeals === null) seenDeals = s.status === "finished" ? finished.length - 1 : finished.length;
+    if (finished.length > seenDeals || (s.status === "finished" && finished.length)) {
       const hand = finished[finished.length - 1];
       renderSummary(summary, s, hand);
       if (s.status !== "finished") {
         summary.append(el("p", { text: gettext("The next hand has been dealt, with the deal moved one seat to the left.") }),
           el("button", { type: "button", id: "next-hand", onclick: function () {
-            seenHands = finished.length;
+            seenDeals = finished.length;
             summary.hidden = true;
             refocus({ inside: true });
           } }, gettext("On to hand %(number)d", { number: hand.number + 1 })));

@@ -117,23 +117,23 @@ function start(root) {
   const summary = document.getElementById("summary"), feedBox = document.getElementById("feed-box");
   const feed = document.getElementById("feed");
   let index = null, last = null;
-  let seenHands = null, summaryUntil = 0, timer = null;
+  let seenDeals = null, summaryUntil = 0, timer = null;
   const announcer = makeAnnouncer(root);  // each move said for the whole table
 
   function drawSummary(s) {
     const finished = s.hands || [];
     // A hand that ends while the screen is open: its scores stay up a while into the next hand.
-    if (seenHands === null) seenHands = finished.length;
-    if (finished.length > seenHands) { seenHands = finished.length; summaryUntil = Date.now() + SUMMARY_MS; }
+    if (seenDeals === null) seenDeals = finished.length;
+    if (finished.length > seenDeals) { seenDeals = finished.length; summaryUntil = Date.now() + SUMMARY_MS; }
     const show = finished.length && (s.status === "finished" || Date.now() < summaryUntil);
     summary.hidden = !show;
     root.classList.toggle("has-summary", !!show);
     if (!show) { clear(summary); return; }
-    const hand = finished[finished.length - 1];
-    renderSummary(summary, s, hand);
+    const deal = finished[finished.length - 1];
+    renderSummary(summary, s, deal);
     // The status line says that the match is over; the summary's heading names the hand instead.
     const heading = summary.querySelector("h2");
-    if (heading) heading.textContent = gettext("Hand %(number)d is over", { number: hand.number });
+    if (heading) heading.textContent = gettext("Hand %(number)d is over", { number: deal.number });
     labelCells(summary);
     if (timer) clearTimeout(timer);
     if (s.status !== "finished") timer = setTimeout(function () { timer = null; if (last) draw(last); }, summaryUntil - Date.now() + 50);

@@ -130,15 +130,15 @@ export function renderTable(container, state, index, options) {
 }
 
 /* End of a hand, and of the match. */
-export function renderSummary(container, state, hand) {
+export function renderSummary(container, state, deal) {
   clear(container);
   const matchOver = state.match.finished;
-  container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: hand.number }) }));
+  container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: deal.number }) }));
   if (matchOver) {
     container.append(el("p", { class: "winners", id: "match-winners", text: ngettext("Winner: %(names)s", "Winners: %(names)s",
       state.match.winners.length, { names: state.match.winners.join(", ") }) }));
   }
-  container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: hand.number, names: hand.winners.join(", ") }) }));
+  container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: deal.number, names: deal.winners.join(", ") }) }));
   const table = el("table", { class: "final-scores", id: "final-scores" });
   const bonusOn = bonus(state);
   table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
@@ -146,16 +146,16 @@ export function renderSummary(container, state, hand) {
     el("th", { scope: "col", text: gettext("Match total") }))));
   const sum = totals(state);
   const body = el("tbody");
-  hand.players.forEach(function (name) {
+  deal.players.forEach(function (name) {
     body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
-      el("td", { text: String((hand.books[name] || []).length) }), bonusOn ? el("td", { text: String(hand.bonus[name] || 0) }) : null,
-      el("td", { class: "score", text: String(hand.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
+      el("td", { text: String((deal.books[name] || []).length) }), bonusOn ? el("td", { text: String(deal.bonus[name] || 0) }) : null,
+      el("td", { class: "score", text: String(deal.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
   });
   table.append(body);
   container.append(table);
-  if (hand.teams) {
-    container.append(el("p", { text: hand.teams.map(function (m, t) {
-      return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: hand.team_scores[t] });
+  if (deal.teams) {
+    container.append(el("p", { text: deal.teams.map(function (m, t) {
+      return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: deal.team_scores[t] });
     }).join(" · ") }));
   }
   if (matchOver && state.hands.length > 1) {

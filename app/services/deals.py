@@ -1,4 +1,4 @@
-"""Hands in play: deal, apply a move, let the computer players move, end the match.
+"""Deals in play: deal, apply a move, let the computer players move, end the match.
 
 The turn logic lives here; where a table and its games are kept is the store's (app/store): a move is
 one write transaction of `store.moving`, which locks the table and looks again, so moves from every
@@ -24,8 +24,8 @@ from ..engine.game import Game
 from ..engine.moves import IllegalMove, Move, move_from_dict
 from ..engine.options import make_options
 from ..engine.record import Record, record_of, renamed_header
-from ..models import Hand, Table
-from ..store import HandSnapshot, TableSnapshot
+from ..models import Deal, Table
+from ..store import DealSnapshot, TableSnapshot
 from . import idempotency
 from .errors import Conflict, NotFound, Refused
 
@@ -45,12 +45,12 @@ def pace(table) -> float:
     return float(own) if own is not None else float(setting("BOT_PACE_SECONDS"))
 
 
-def record_yaml(hand) -> str:
-    return store.record(hand).to_yaml()
+def record_yaml(deal) -> str:
+    return store.record(deal).to_yaml()
 
 
-def record_for(hand) -> Record:
-    return store.record(hand)
+def record_for(deal) -> Record:
+    return store.record(deal)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -67,69 +67,69 @@ def _deal_seed(table: Table, number: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def deal(table: Table, wait: float = 0.0) -> Hand:
-    """Deal the next hand of the match; the deal rotates one seat to the left each hand. A computer
+def deal_next(table: Table, wait: float = 0.0) -> Deal:
+    """Deal the next deal of the match; the dealer is one seat further to the left each deal. A computer
     player who is to ask first may do so `wait` seconds from now."""
     names = [seat.name for seat in table.seats]
-    number = len(table.hands) + 1
+    number = len(table.deals) + 1
     dealer = names[(len(names) - 1 + number - 1) % len(names)]
     options = make_options(table.rules, table.overrides)
     game = Game(store.deck_by_ref(table.deck_id), options, names, dealer=dealer, seed=_deal_seed(table, number),
                 rules=table.rules)
     header = record_of(game).to_dict()
     header.pop("moves", None)
-    hand = Hand(number=number, header_json=json.dumps(header, ensure_ascii=False))
-    table.hands.append(hand)
+    deal = Deal(number=number, header_json=json.dumps(header, ensure_ascii=False))
+    table.deals.append(deal)
     now = time.time()
     table.next_bot_at = now + wait if _computer_turn(table, game) else _person_wait(table, game.turn, now)
-    return hand
+    return deal
 
 
 def match_format(table) -> match.MatchFormat:
     tie_break = bool(getattr(table, "match_tie_break", False))
     if table.match_format == "hands":
-        return match.MatchFormat(hands=table.match_value, tie_break=tie_break)
-    return match.MatchFormat(hands=None, target=table.match_value, tie_break=tie_break)
+        return match.MatchFormat(deals=table.match_value, tie_break=tie_break)
+    return match.MatchFormat(deals=None, target=table.match_value, tie_break=tie_break)
 
 
 def _results(table) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The finished hands' results of the match proper, and the tie-break hand's, once played."""
-    results = [hand.result for hand in table.hands if hand.result_json]
+    """The finished deals' results of the match proper, and the tie-break deal's, once played."""
+    results = [deal.result for deal in table.deals if deal.result_json]
     regular = [result for result in results if not result.get("tie_break")]
     extra = next((result for result in results if result.get("tie_break")), None)
     return regular, extra
 
 
 def _seat_scores(result: dict[str, Any]) -> list[int]:
-    """A finished hand's scores in seat order (it keeps the names it was played with: its players are
+    """A finished deal's scores in seat order (it keeps the names it was played with: its players are
     listed in seat order)."""
     return [result["scores"].get(name, 0) for name in result["players"]]
 
 
 def _totals(table) -> tuple[list[int], int]:
-    """Each seat's total over the finished hands of the match proper (the engine's arithmetic), and how
+    """Each seat's total over the finished deals of the match proper (the engine's arithmetic), and how
     many those are."""
     regular, _extra = _results(table)
     return match.seat_totals(map(_seat_scores, regular), len(table.seats)), len(regular)
 
 
 def _ranked(table) -> list[tuple[int, int]]:
-    """(seat, total) of every seat with a player now or a hand played, best first."""
+    """(seat, total) of every seat with a player now or a deal played, best first."""
     totals, _count = _totals(table)
     named = {seat.position for seat in table.seats if seat.name}
-    played = max((len(hand.result["players"]) for hand in table.hands if hand.result_json), default=0)
+    played = max((len(deal.result["players"]) for deal in table.deals if deal.result_json), default=0)
     rows = [(seat, total) for seat, total in enumerate(totals) if seat in named or seat < played]
     return sorted(rows, key=lambda row: (-row[1], row[0]))
 
 
 def standings(table) -> list[dict[str, Any]]:
-    """Each seat's total over the finished hands of the match, best first, under the seat's name now."""
+    """Each seat's total over the finished deals of the match, best first, under the seat's name now."""
     names = {seat.position: seat.name for seat in table.seats}
     return [{"name": names.get(seat), "total": total} for seat, total in _ranked(table)]
 
 
 def in_tie_break(table) -> bool:
-    """Whether the hand being played is the tie-break hand: the match proper is over, tied."""
+    """Whether the deal being played is the tie-break deal: the match proper is over, tied."""
     totals, finished = _totals(table)
     return (table.status == "playing" and match.regular_play_over(match_format(table), finished, totals)
             and match.tie_break_due(match_format(table), totals))
@@ -156,10 +156,10 @@ def _stale() -> Conflict:
     return Conflict(N_("The table changed at the same moment; look again and choose again."), code="stale-version")
 
 
-def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Move,
+def _commit_move(table: TableSnapshot, deal: DealSnapshot, game: Game, move: Move,
                  before_commit=None, extra: dict | None = None) -> TableSnapshot:
-    """Apply a move to the hand's game and store it, inside the caller's `store.moving` block (which holds
-    the table's lock), then commit; the next hand is dealt when this one ends. `before_commit(game)` adds
+    """Apply a move to the deal's game and store it, inside the caller's `store.moving` block (which holds
+    the table's lock), then commit; the next deal is dealt when this one ends. `before_commit(game)` adds
     to the transaction. Returns the table as this commit left it. `extra`: keys the move's row keeps
     beside the move (a hint taken: app/services/recall.py), which the game never reads."""
     try:
@@ -169,10 +169,10 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     now = time.time()
     next_bot_at = now + pace(table) if _computer_turn(table, game) else _person_wait(table, game.turn, now)
     row = {**move.to_dict(), **(extra or {})}
-    version = store.append_move(table, hand.id, len(game.moves) - 1, row, now,
+    version = store.append_move(table, deal.id, len(game.moves) - 1, row, now,
                                 None if game.finished else next_bot_at)
     if game.finished:
-        version = _finish_hand(table, hand, game, now, next_bot_at)
+        version = _finish_deal(table, deal, game, now, next_bot_at)
     if before_commit is not None:
         before_commit(game)
     store.commit_move()
@@ -184,15 +184,15 @@ def _commit_move(table: TableSnapshot, hand: HandSnapshot, game: Game, move: Mov
     return table.moved_to(version, now, next_bot_at)
 
 
-def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: float, next_bot_at: float) -> int:
-    """The hand is over: store its result, then end the match or deal the next hand (the ORM, in the
+def _finish_deal(table: TableSnapshot, deal: DealSnapshot, game: Game, now: float, next_bot_at: float) -> int:
+    """The deal is over: store its result, then end the match or deal the next deal (the ORM, in the
     move's transaction). Returns the table's new version."""
     row = store.row_of(table)
-    tie_break = in_tie_break(row)  # (the hand just ended is not counted yet)
+    tie_break = in_tie_break(row)  # (the deal just ended is not counted yet)
     result = game.outcome().to_dict()
     if tie_break:
         result["tie_break"] = True  # it settles the tie; its scores are not in the match's totals
-    stored = next(h for h in row.hands if h.id == hand.id)
+    stored = next(h for h in row.deals if h.id == deal.id)
     stored.result_json = json.dumps(result, ensure_ascii=False)
     row.changed_at, row.next_bot_at = now, next_bot_at
     totals, finished = _totals(row)
@@ -200,7 +200,7 @@ def _finish_hand(table: TableSnapshot, hand: HandSnapshot, game: Game, now: floa
     if tie_break or (match.regular_play_over(fmt, finished, totals) and not match.tie_break_due(fmt, totals)):
         row.status = "finished"
     else:
-        deal(row, wait=setting("HAND_PAUSE_SECONDS"))  # the next hand, or the tie-break hand
+        deal_next(row, wait=setting("HAND_PAUSE_SECONDS"))  # the next deal, or the tie-break deal
     return store.flush(row)
 
 
@@ -232,8 +232,8 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
                 raise Conflict(N_("This match is over; no more moves can be made."), code="game-over")
             if table.paused:
                 raise Conflict(N_("The teacher has paused this table: wait until play goes on."), code="paused")
-            hand = table.current_hand
-            with store.playing(hand) as game:
+            deal = table.current_deal
+            with store.playing(deal) as game:
                 if expected_version is not None and expected_version != table.version:
                     raise _moved_on(game.check(move), expected_version, table.version)
                 result: list[dict] = []
@@ -243,7 +243,7 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
                     if key is not None:
                         idempotency.store(scope, key, fingerprint, {"result": result})
 
-                table = _commit_move(table, hand, game, move, before_commit=keep_answer, extra=extra)
+                table = _commit_move(table, deal, game, move, before_commit=keep_answer, extra=extra)
     except store.Gone:
         raise NotFound(N_("This table is gone."), code="unknown-code") from None
     except store.Stale:
@@ -311,10 +311,10 @@ def _advance(table, now: float | None = None) -> tuple[int, Any]:
                 seat = _bot_due(locked, clock)
                 if seat is None:
                     break
-                hand = locked.current_hand
-                with store.playing(hand) as game:
-                    move = store.bot_for(seat, hand, game, _make_bot(seat)).choose(game.view(seat.name))
-                    table = _commit_move(locked, hand, game, move)
+                deal = locked.current_deal
+                with store.playing(deal) as game:
+                    move = store.bot_for(seat, deal, game, _make_bot(seat)).choose(game.view(seat.name))
+                    table = _commit_move(locked, deal, game, move)
         except (store.Gone, store.Stale, Conflict):
             break
         steps += 1
@@ -418,10 +418,10 @@ def _play_for(table, limit: float) -> bool:
             seat = next((s for s in locked.seats if s.name == actor), None) if actor else None
             if seat is None or seat.kind == "computer" or locked.paused or time.time() < locked.changed_at + limit:
                 return False
-            hand = locked.current_hand
-            with store.playing(hand) as game:
-                move = make_bot("random", hand.id * 1000 + len(game.moves)).choose(game.view(actor))
-                _commit_move(locked, hand, game, move, extra={"timed_out": True})
+            deal = locked.current_deal
+            with store.playing(deal) as game:
+                move = make_bot("random", deal.id * 1000 + len(game.moves)).choose(game.view(actor))
+                _commit_move(locked, deal, game, move, extra={"timed_out": True})
     except (store.Gone, store.Stale, Conflict):
         return False
     return True
@@ -462,15 +462,15 @@ def presence_of(seat, now: float) -> dict[str, Any]:
 # Renaming: the log is rewritten so the record shows the name the class knows
 # ----------------------------------------------------------------------------------------------------
 def rename_player(table: Table, old: str, new: str) -> None:
-    """Rewrite the hand being played so `old` is called `new` (in the caller's `store.changing` block). A
-    finished hand is never rewritten: its record and the reports keep the names it was played with."""
-    for hand in table.hands:
-        if hand.result_json:
+    """Rewrite the deal being played so `old` is called `new` (in the caller's `store.changing` block). A
+    finished deal is never rewritten: its record and the reports keep the names it was played with."""
+    for deal in table.deals:
+        if deal.result_json:
             continue
-        hand.header_json = json.dumps(renamed_header(hand.header, old, new), ensure_ascii=False)
-        for row in hand.moves:
+        deal.header_json = json.dumps(renamed_header(deal.header, old, new), ensure_ascii=False)
+        for row in deal.moves:
             data = row.data
             row.data_json = json.dumps({**data, **move_from_dict(data).renamed(old, new).to_dict()},
                                        ensure_ascii=False)
-        hand.revision += 1  # a new stamp: no process's cached game of the old names is used again
-        store.evict(hand)
+        deal.revision += 1  # a new stamp: no process's cached game of the old names is used again
+        store.evict(deal)
