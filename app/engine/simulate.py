@@ -19,7 +19,7 @@ class StalledGame(RuntimeError):
 def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int, seed: int = 0,
                overrides: dict[str, Any] | None = None,
                timings: list[float] | dict[str, list[float]] | None = None) -> dict[str, Any]:
-    """Play `games` hands; bot i of the list rotates one seat further each game so luck evens out.
+    """Play `games` deals; bot i of the list rotates one seat further each game so luck evens out.
 
     `timings` collects the seconds each decision took: a list for all, or a dict by computer player."""
     if len(bots) == 1:
@@ -42,7 +42,7 @@ def play_games(rules: str, deck: Deck, players: int, bots: list[str], games: int
         moves = 0
         while not game.finished:
             actor = game.turn
-            assert actor is not None  # a hand not finished has someone to act
+            assert actor is not None  # a deal not finished has someone to act
             view = game.view(actor)
             bot = players_bots[actor]
             if timings is not None:

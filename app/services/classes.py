@@ -3,7 +3,7 @@ table opened for the class lets its students join by picking their name (no typi
 optionally confirmed by the class word shown on the projector; the seat remembers the roster student, so
 a child's results join up across tables and days (app/services/reports.py).
 
-A name taken off the roster is kept, marked removed: it is no longer offered, and the hands it played
+A name taken off the roster is kept, marked removed: it is no longer offered, and the deals it played
 stay in the reports under it.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The deck a table plays, from what the table stores: a built-in deck's id, a studio deck's snapshot
-(frozen when the table opened), or, in a hand's record header, the deck written out."""
+(frozen when the table opened), or, in a deal's record header, the deck written out."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -34,7 +34,7 @@ def _snapshot_deck(ref: str) -> Deck:
 
 
 def header_deck(value: Any) -> Deck:
-    """The deck of a hand's record header: a deck id, or the deck written out (a studio deck)."""
+    """The deck of a deal's record header: a deck id, or the deck written out (a studio deck)."""
     if isinstance(value, dict):
         return _inline_deck(yaml.safe_dump(value, allow_unicode=True, sort_keys=False))
     return deck_by_ref(value)

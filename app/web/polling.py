@@ -1,6 +1,6 @@
 """The version poll, fast. Every screen asks GET /api/tables/<code> every second or so with the ETag of
 what it shows; nearly always nothing has changed, and the answer is a 304. That answer needs one small
-query (the table's version and its seats' token hashes), not the table, its hands or its game.
+query (the table's version and its seats' token hashes), not the table, its deals or its game.
 
 Two doors lead to it:
 - `FastPoll`, a WSGI middleware in front of Flask, answers a student's poll (a browser that holds a
