@@ -124,19 +124,45 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
 db = Database()
 
 
+WRITING = "authors_writing"  # session.info: the session's transaction is a write (begin_write)
+
+
 def begin_write() -> None:
-    """On SQLite, end the session's read transaction (if any) and begin a write transaction with BEGIN
-    IMMEDIATE. What was loaded stays loaded: the caller checks it is still current (see write_lock)."""
+    """Begin the session's write transaction. On SQLite the read transaction (if any) ends first and the
+    write begins with BEGIN IMMEDIATE. What was loaded stays loaded: the caller checks it is still
+    current (see write_lock)."""
     session = db.session()
-    if session.get_bind().dialect.name != "sqlite":
-        return  # READ COMMITTED: the FOR UPDATE that follows, in this same transaction, reads the latest row
+    if session.get_bind().dialect.name == "sqlite":
+        _end_transaction(session)
+        session.connection(execution_options={WRITE: True})
+    # (PostgreSQL, READ COMMITTED: the FOR UPDATE that follows, in this same transaction, reads the latest row)
+    session.info[WRITING] = True
+
+
+def end_read() -> None:
+    """End the session's read transaction, keeping what it loaded, so that its connection goes back to
+    the pool: for a write on a connection of its own (presence), which must never wait for a second
+    connection while the request holds one (a full pool would wait for itself). Inside a write this is
+    a mistake, and raises: committing there would commit the write half-way."""
+    session = db.session()
+    if session.info.get(WRITING) or session.new or session.dirty or session.deleted:
+        raise RuntimeError("a write of its own was asked for inside a write, or with changes not yet written")
+    _end_transaction(session)
+
+
+def _end_transaction(session) -> None:
     if session.in_transaction():
         session.expire_on_commit = False
         try:
             session.commit()
         finally:
             session.expire_on_commit = True
-    session.connection(execution_options={WRITE: True})
+
+
+@event.listens_for(db.session, "after_transaction_end")
+def _write_ended(session, transaction) -> None:
+    if transaction.parent is None:
+        session.info.pop(WRITING, None)
 
 
 def write_lock(model, ident, loaded=None):

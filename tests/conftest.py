@@ -16,6 +16,10 @@ from .web_support import CSRFClient
 
 SERVER_DATABASE = os.environ.get("AUTHORS_TEST_DATABASE_URL")
 DATABASE_FIXTURES = {"app", "client"}
+# A test's app has a pool of one connection: a request that asked for a second one while it holds one
+# would wait for itself and fail (a full pool of a busy server would wait the same way: tests/
+# test_pool_waits.py). The tests of many threads at once ask for the pool as served (app_config).
+ONE_CONNECTION = {"SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 1, "max_overflow": 0, "pool_timeout": 5}}
 
 
 def database_url(tmp_path) -> str:
@@ -33,12 +37,15 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "database: the test uses a database (it runs on PostgreSQL too)")
+    config.addinivalue_line("markers", "app_config(**settings): settings of the test's own for its `app`")
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
+def app(request, tmp_path, monkeypatch):
     monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    marker = request.node.get_closest_marker("app_config")
+    settings = {**ONE_CONNECTION, **(marker.kwargs if marker else {})}
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(tmp_path), **settings})
     app.test_client_class = CSRFClient  # sends the CSRF token as the pages do
     yield app
     with app.app_context():

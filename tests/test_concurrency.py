@@ -29,9 +29,14 @@ ROUNDS = 25
 SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]
 STUDENTS = ["Anna", "Boris", "Vera", "Gleb"]
 
+# Fewer connections than threads, and (busy_app) presence written at every poll: a request that held a
+# connection and waited for a second one would empty the pool and wait for itself (tests/test_pool_waits.py).
+pytestmark = pytest.mark.app_config(SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 3, "max_overflow": 0})
+
 
 @pytest.fixture
-def busy_app(app):
+def busy_app(app, monkeypatch):
+    monkeypatch.setattr("app.store.presence.WRITE_EVERY", 0.0)  # every poll writes its seat's presence
     app.config.update(BOT_PACE_SECONDS=0, HAND_PAUSE_SECONDS=0, DEAL_SEED=11)
     return app
 

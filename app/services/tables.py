@@ -483,13 +483,6 @@ def hand_back(table, positions: list[int]) -> None:
                 deals.hand_back(table, seat, now)
 
 
-def mark_seen(seats, now: float | None = None) -> int:
-    """Record that these seats' screens polled (a write only for a seat last recorded more than
-    presence.WRITE_EVERY seconds ago). Returns how many were written."""
-    now = time.time() if now is None else now
-    return presence.mark_seen([s.id for s in seats if presence.stale(s.seen_at, now)], now)
-
-
 def start(table: Table) -> None:
     with changing(table) as table:
         if table.status != "lobby":

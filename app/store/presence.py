@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from sqlalchemy import bindparam, or_, update
 
-from ..db import db
+from ..db import db, end_read
 from ..models import Seat, Table
 from . import fast
 
@@ -56,16 +56,20 @@ def _mark(connection, seat_ids: Iterable[int], now: float) -> int:
 
 def mark_seen(seat_ids: list[int], now: float) -> int:
     """Record that these seats' screens polled now (each only when its stored time is older than
-    WRITE_EVERY), on a connection of its own in a transaction of its own: the request's is left alone."""
+    WRITE_EVERY), in a transaction of its own, outside a write: the request's read transaction ends first
+    (its connection is the one this takes, db.end_read)."""
     if not seat_ids:
         return 0
+    end_read()
     with db.engine.begin() as connection:
         return _mark(connection, seat_ids, now)
 
 
 def put_off(table_id: int, version: int, when: float) -> int:
     """Move the table's next look (next_bot_at) to `when`, at the version read, without changing the
-    version (nothing a screen shows changes): a person to move is looked at again then (stand_in_after)."""
+    version (nothing a screen shows changes): a person to move is looked at again then (stand_in_after).
+    Like mark_seen, in a transaction of its own, outside a write."""
+    end_read()
     with db.engine.begin() as connection:
         return fast.write(connection, PUT_OFF, {"table_id": table_id, "read": version, "when": when})
 
