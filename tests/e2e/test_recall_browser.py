@@ -54,8 +54,12 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     game = _game(live_app, code)
     title = game.deck.card(game.prompts("Anna")[0]).title
     assert page.inner_text("#hint-text").split(":", 1)[1].strip()[0] == title[0]
-    page.click("#hint-button")  # "another hint": more letters
-    page.wait_for_function("document.getElementById('hint-text').innerText.split('_').length >= 1")
+    page.fill("#answer", title[:2])  # begun, then "another hint": more letters, and what she typed is kept
+    with page.expect_response(lambda r: r.url.endswith("/hint") and r.request.method == "POST") as answered:
+        page.click("#hint-button")
+    cue = answered.value.json()["hint"]
+    page.wait_for_function("cue => document.querySelector('#hint-text code').innerText === cue", arg=cue)
+    assert page.input_value("#answer") == title[:2]
     page.fill("#answer", title)
     page.click("#prompt button[type=submit]")
     page.wait_for_selector("#reveal")

@@ -361,7 +361,8 @@ function start(root) {
     const token = game.prompts[0];
     const card = index.cards[token];
     const input = el("input", { name: "answer", id: "answer", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-      required: true, maxlength: "200" });
+      required: true, maxlength: "200", value: answerDraft.token === token ? answerDraft.text : "" });
+    input.addEventListener("input", function () { answerDraft.token = token; answerDraft.text = input.value; });
     const form = el("form", { class: "prompt", id: "prompt" },
       el("h2", { text: gettext("Name the work") }),
       el("p", {}, fillNodes(gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
@@ -446,6 +447,7 @@ function start(root) {
     return form;
   }
   const askDraft = { set: null, text: "", refusal: null };  // a typed ask, kept across redraws and refusals
+  const answerDraft = { token: null, text: "" };  // the work typed so far, kept across redraws (a hint, a poll)
 
   function claimForm(game) {
     const team = game.teams[game.team];
@@ -519,6 +521,7 @@ function start(root) {
         reveal = null;
       }
       if ("named" in move) { askDraft.text = ""; askDraft.refusal = null; misses = 0; }
+      if ("answer" in move) { answerDraft.token = null; answerDraft.text = ""; }
       hint = null;
       if (reveal && (answered || asked)) announcer.tell(revealText(reveal));
       poll.take(data.state, data.state_etag);  // the next poll is a 304 while nothing changes
