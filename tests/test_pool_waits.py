@@ -5,6 +5,8 @@ holds one connection (as every test's app does, conftest.py): a request that ask
 would wait for itself, and fail."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from app.db import db
@@ -53,5 +55,6 @@ def test_a_write_of_its_own_is_refused_inside_a_write(app):
             with store.changing(table) as row:
                 row.name = "renamed half-way"
                 presence.mark_seen([row.seats[0].id], 0.0)
-        db.session.remove()
         assert store.read(code).name != "renamed half-way"  # the write was rolled back, not committed
+        assert presence.mark_seen([store.read(code).seats[0].id], time.time() + 60) == 1  # after it: allowed
+        db.session.remove()
