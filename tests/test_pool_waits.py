@@ -17,8 +17,7 @@ from app.store import presence
 from .test_presence import poll, seen_at, seen_back
 from .test_stand_in import play_until_turn_of, started
 
-pytestmark = [pytest.mark.database,
-              pytest.mark.app_config(SQLALCHEMY_ENGINE_OPTIONS={"pool_size": 1, "max_overflow": 0, "pool_timeout": 2})]
+pytestmark = pytest.mark.database  # (on the suite's pool of one connection: conftest.ONE_CONNECTION)
 
 
 def test_a_poll_that_records_presence_needs_one_connection(app):
@@ -29,7 +28,7 @@ def test_a_poll_that_records_presence_needs_one_connection(app):
     assert response.status_code == 200, response.get_json()
     assert seen_at(app, code, "Cara") > before + 60
     seen_back(app, code, "Cara", 120)
-    response = poll(teacher, code, response.headers["ETag"])  # the teacher's poll does not record hers
+    response = poll(teacher, code, response.headers["ETag"])  # the teacher's poll, on the same one connection
     assert response.status_code in (200, 304)
 
 
