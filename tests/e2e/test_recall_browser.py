@@ -60,6 +60,10 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     cue = answered.value.json()["hint"]
     page.wait_for_function("cue => document.querySelector('#hint-text code').innerText === cue", arg=cue)
     assert page.input_value("#answer") == title[:2]
+    page.screenshot(path="/tmp/recall-hint-kept-390.png")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.screenshot(path="/tmp/recall-hint-kept-1920.png")
+    page.set_viewport_size({"width": 390, "height": 844})
     page.fill("#answer", title)
     page.click("#prompt button[type=submit]")
     page.wait_for_selector("#reveal")
