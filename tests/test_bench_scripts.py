@@ -58,3 +58,18 @@ def test_costly_requests_sends_each_case_and_reports_its_cpu():
     out = run("costly_requests.py", "--runs", "1", "--only", "upload").stdout
     assert "YAML upload, 3,000 sets" in out and "the largest legal deck" in out
     assert " 303 " in out and " 400 " in out  # the legal deck is kept, the others are refused
+
+
+def test_move_cost_reports_each_gap_against_gunicorn(tmp_path):
+    figures_file = tmp_path / "cost.json"
+    out = run("move_cost.py", "--moves", "15", "--rounds", "1", "--gaps", "0,2", "--json", str(figures_file)).stdout
+    rows = json.loads(figures_file.read_text())["rows"]
+    assert [row["gap_ms"] for row in rows] == [0, 2] and "gap 2 ms" in out
+    assert all(v > 0 for row in rows for v in row["server_cpu_ms_per_move"])
+    assert all(1 < row["requests_per_move"] < 4 for row in rows)  # the move and one or two other screens
+
+
+def test_move_instructions_plays_its_moves_in_process():
+    # (the instruction count itself runs the same driver twice under valgrind: minutes, so not here)
+    out = run("move_instructions.py", "--plain", "--moves", "10").stdout
+    assert "10 moves" in out and "ms of CPU a move" in out
