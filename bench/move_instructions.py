@@ -161,7 +161,16 @@ def drive(database: str, moves: int, calls: bool) -> dict:
 
             profile = cProfile.Profile()
             profile.runcall(table.play, moves)
-            return {"cpu_ms_per_move": None, "calls_per_move": calls_by_package(profile, moves)}
+            student = table.students[0]
+            floor = {"a bare request (GET /healthz, a student's cookie)": lambda: student.call("GET", "/healthz"),
+                     "a student's state, unchanged (GET /api/tables/<code>)": lambda: student.call("GET", table.url)}
+            per_request = {}
+            for name, request in floor.items():
+                measured = cProfile.Profile()
+                measured.runcall(lambda send=request: [send() for _ in range(100)])
+                per_request[name] = round(sum(calls_by_package(measured, 100).values()))
+            return {"cpu_ms_per_move": None, "calls_per_move": calls_by_package(profile, moves),
+                    "calls_per_request": per_request}
         table.play(moves)
         return {"cpu_ms_per_move": (time.process_time() - started) / max(moves, 1) * 1000}
     finally:
@@ -251,18 +260,23 @@ def main() -> None:
     libraries = {name: (full_libraries.get(name, 0) - base_libraries.get(name, 0)) / args.moves
                  for name in set(base_libraries) | set(full_libraries)}
     libraries = dict(sorted(((k, v) for k, v in libraries.items() if v > per_move / 1000), key=lambda kv: -kv[1]))
-    calls = drive(args.database, args.moves, calls=True)["calls_per_move"]
+    counted = drive(args.database, args.moves, calls=True)
+    calls = counted["calls_per_move"]
     print(f"one move: {per_move / 1e6:.2f} million instructions ({args.moves} moves counted, {args.database})")
     for name, count in libraries.items():
         print(f"  {count / 1e6:6.2f} M  {count / per_move:6.1%}  {name}")
     print(f"Python calls a move, by package (cProfile), {sum(calls.values()):.0f} in all:")
     for name, count in list(calls.items())[:14]:
         print(f"  {count:7.0f}  {name}")
+    print("Python calls of one request, built-ins included (a move makes 2.6 requests):")
+    for name, count in counted["calls_per_request"].items():
+        print(f"  {count:7.0f}  {name}")
     if args.json:
         Path(args.json).write_text(json.dumps({"database": args.database, "moves": args.moves,
                                                "instructions_per_move": round(per_move),
                                                "by_library": {k: round(v) for k, v in libraries.items()},
-                                               "python_calls_per_move": calls}, indent=2))
+                                               "python_calls_per_move": calls,
+                                               "python_calls_per_request": counted["calls_per_request"]}, indent=2))
 
 
 if __name__ == "__main__":
