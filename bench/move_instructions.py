@@ -163,7 +163,9 @@ def drive(database: str, moves: int, calls: bool) -> dict:
             profile.runcall(table.play, moves)
             student = table.students[0]
             floor = {"a bare request (GET /healthz, a student's cookie)": lambda: student.call("GET", "/healthz"),
-                     "a student's state, unchanged (GET /api/tables/<code>)": lambda: student.call("GET", table.url)}
+                     "a student's state, unchanged (GET /api/tables/<code>)": lambda: student.call("GET", table.url),
+                     "the same state from the store and the state service alone (no request)":
+                         lambda: state_without_request(app, table.url.rsplit("/", 1)[1])}
             per_request = {}
             for name, request in floor.items():
                 measured = cProfile.Profile()
@@ -175,6 +177,24 @@ def drive(database: str, moves: int, calls: bool) -> dict:
         return {"cpu_ms_per_move": (time.process_time() - started) / max(moves, 1) * 1000}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def state_without_request(app, code: str) -> bytes:
+    """A student's state as the app's own services build it, in an app context but no request: the
+    table read from the store, the state of seat 0, its JSON. What a play path without Flask's request
+    handling (and the ORM session's life around it) would still run."""
+    import orjson
+
+    from app import store
+    from app.db import db
+    from app.services import state
+
+    with app.app_context():
+        table = store.read(code)
+        data = state.table_state(table, seat=table.seats[0], held={0}, teacher=False)
+        body = orjson.dumps(data, default=app.json.default, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+        db.session.remove()
+    return body
 
 
 def calls_by_package(profile, moves: int) -> dict[str, float]:
