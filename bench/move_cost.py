@@ -33,46 +33,55 @@ from tests.server_support import Browser, Server  # noqa: E402
 from tests.web_support import choose_move  # noqa: E402
 
 OTHER_SCREENS = 0.6  # the chance a move is followed by two other screens' states rather than one (1.6)
+TABLE = {"rules": "standard", "deck": "standard-52", "seats": [{"kind": "human"}] * 5,
+         "match": {"format": "hands", "value": 20}}
 
 
 class Table:
-    """One table of five students, each a browser of its own, and the state each last saw."""
+    """One table of five students, each a browser of its own, and the state each last saw; it plays the
+    requests a move costs. A browser is anything with `json(method, path, body, headers)` that keeps its
+    cookies and sends its CSRF token (tests/server_support.Browser over HTTP; move_instructions.Browser in
+    process). `gap`: seconds before each request (a list: the caller changes it between rounds)."""
 
-    def __init__(self, port: int, gap: list[float]):
-        self.port, self.gap = port, gap  # gap: seconds before each request (a list: the caller changes it)
+    def __init__(self, teacher, new_browser, rng: random.Random, gap: list[float] | None = None):
+        self.teacher, self.new_browser, self.rng = teacher, new_browser, rng
+        self.gap = gap if gap is not None else [0.0]
         self.requests = 0
         self._open()
 
     def _open(self) -> None:
-        teacher = Browser(self.port).sign_up()
-        self.code = teacher.open_table({"rules": "standard", "deck": "standard-52", "seats": [{"kind": "human"}] * 5,
-                                        "match": {"format": "hands", "value": 20}})
-        self.url = f"/api/tables/{self.code}"
+        status, data = self.teacher.json("POST", "/api/tables", TABLE)
+        assert status == 201, (status, data)
+        self.url = f"/api/tables/{data['code']}"
         self.students = []
         for s in range(5):
-            browser = Browser(self.port)
+            browser = self.new_browser()
             status, data = browser.json("POST", f"{self.url}/join", {"name": f"Student {s + 1}"})
             assert status == 201, (status, data)
             self.students.append(browser)
-        status, data = teacher.json("POST", f"{self.url}/start")
+        status, data = self.teacher.json("POST", f"{self.url}/start")
         assert status == 200, (status, data)
-        _, self.deck = teacher.json("GET", f"{self.url}/deck")
-        teacher.close()
+        _, self.deck = self.teacher.json("GET", f"{self.url}/deck")
         self.states = [self._get(s) for s in self.students]
 
-    def _get(self, browser: Browser) -> dict:
-        time.sleep(self.gap[0])
+    def _send(self, browser, method: str, path: str, body=None, headers: dict | None = None):
+        if self.gap[0]:
+            time.sleep(self.gap[0])
         self.requests += 1
-        status, state = browser.json("GET", self.url)
-        assert status == 200, (status, state)
-        return state
+        status, data = browser.json(method, path, body, headers=headers)
+        assert status == 200, (status, data)
+        return data
+
+    def _get(self, browser) -> dict:
+        return self._send(browser, "GET", self.url)
 
     def _mover(self) -> int | None:
         return next((i for i, s in enumerate(self.states)
                      if s["status"] == "playing" and s["game"] and s["game"]["turn"] == s["you"]["name"]), None)
 
-    def play(self, moves: int, rng: random.Random, cpu=lambda: 0.0) -> tuple[float, int]:
+    def play(self, moves: int, cpu=lambda: 0.0) -> tuple[float, int]:
         """Play this many moves; returns the CPU `cpu()` counted meanwhile and the requests they took."""
+        rng = self.rng
         before, started, spent = self.requests, cpu(), 0.0
         played = 0
         while played < moves:
@@ -80,7 +89,7 @@ class Table:
             if mover is None and self.states[0]["status"] == "finished":
                 spent += cpu() - started
                 requests = self.requests - before
-                self._open()  # the match is over (20 hands): a new table, not counted
+                self._open()  # the match is over (20 hands, about 1,000 moves): a new table, not counted
                 before, started = self.requests - requests, cpu()
                 continue
             if mover is None:  # between hands: every screen asks until a seat's turn shows
@@ -88,11 +97,8 @@ class Table:
                 continue
             state = self.states[mover]
             body = {"version": state["version"], "move": choose_move(state, self.deck, rng)}
-            time.sleep(self.gap[0])
-            self.requests += 1
-            status, answer = self.students[mover].json("POST", f"{self.url}/moves", body,
-                                                       headers={"Idempotency-Key": uuid.uuid4().hex})
-            assert status == 200, (status, answer)
+            answer = self._send(self.students[mover], "POST", f"{self.url}/moves", body,
+                                headers={"Idempotency-Key": uuid.UUID(int=rng.getrandbits(128)).hex})
             self.states[mover] = answer["state"]
             played += 1
             # the other screens that poll next: whoever's turn it is now first, as its screen must see it
@@ -123,18 +129,17 @@ def main() -> None:
         reset_postgres(url)
     server = Server(url, work / "instance", workers=args.workers, threads=args.threads,
                     env={"AUTHORS_HAND_PAUSE_SECONDS": "0"}).start(60)
-    rng = random.Random(0)
     spent: dict[float, list[tuple[float, int]]] = {gap: [] for gap in gaps}  # gap -> [(server CPU s, requests)]
     try:
         gap = [0.0]
-        table = Table(server.port, gap)
-        table.play(50, rng)  # warm: the first requests build the process's caches
+        table = Table(Browser(server.port).sign_up(), lambda: Browser(server.port), random.Random(0), gap)
+        table.play(50)  # warm: the first requests build the process's caches
         pids = serving_pids(server, "sqlite" if url.startswith("sqlite") else "postgres")
         speed_before = machine_speed_ms()
         for _ in range(args.rounds):
             for ms in gaps:
                 gap[0] = ms / 1000
-                spent[ms].append(table.play(args.moves, rng, lambda: cpu_seconds(pids)))
+                spent[ms].append(table.play(args.moves, lambda: cpu_seconds(pids)))
         speed_after = machine_speed_ms()
     finally:
         server.stop()

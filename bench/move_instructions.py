@@ -27,12 +27,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from http.cookies import SimpleCookie
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from move_cost import Table  # noqa: E402  (the requests a move costs, played the same way as there)
 
 WARM = 20  # moves played before counting starts: the process's caches are built
 
@@ -74,69 +75,29 @@ class Browser:
                 self.cookies.update({key: morsel.value for key, morsel in cookie.items()})
         return answer["status"], orjson.loads(data) if data[:1] in (b"{", b"[") else None
 
-    def ask_csrf_token(self) -> None:
-        self.token = self.call("GET", "/api/csrf-token")[1]["csrf_token"]
+    def json(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, dict | None]:
+        """As tests/server_support.Browser.json: the CSRF token asked for before the first change."""
+        if method != "GET" and self.token is None:
+            self.token = self.call("GET", "/api/csrf-token")[1]["csrf_token"]
+        return self.call(method, path, body, headers)
 
 
-class Table:
-    def __init__(self, app, rng: random.Random):
-        from app.services import accounts
+def logged_in_teacher(app) -> Browser:
+    """A teacher's browser, logged in through a session of its own: no password (the sign-up form would
+    hash one, slow under valgrind and not what a move costs)."""
+    from app.services import accounts
 
-        self.rng = rng
-        # The teacher logs in through a session of its own: no password (the sign-up form would hash one,
-        # slow under valgrind and not what a move costs).
-        with app.app_context():
-            teacher = accounts.create_teacher("Bench Teacher", None, password_hash="!")
-            accounts.start_login(teacher)
-            user_id = teacher.get_id()
-        client = app.test_client()
-        with client.session_transaction() as session:
-            session["_user_id"], session["_fresh"] = user_id, True
-        teacher = Browser(app)
-        teacher.cookies[app.config["SESSION_COOKIE_NAME"]] = client.get_cookie(app.config["SESSION_COOKIE_NAME"]).value
-        teacher.ask_csrf_token()
-        status, data = teacher.call("POST", "/api/tables", {"rules": "standard", "deck": "standard-52",
-                                                           "seats": [{"kind": "human"}] * 5,
-                                                           "match": {"format": "hands", "value": 20}})
-        assert status == 201, data
-        self.url = f"/api/tables/{data['code']}"
-        self.students = []
-        for s in range(5):
-            browser = Browser(app)
-            browser.ask_csrf_token()
-            status, data = browser.call("POST", f"{self.url}/join", {"name": f"Student {s + 1}"})
-            assert status == 201, data
-            self.students.append(browser)
-        assert teacher.call("POST", f"{self.url}/start")[0] == 200
-        self.deck = teacher.call("GET", f"{self.url}/deck")[1]
-        self.states = [browser.call("GET", self.url)[1] for browser in self.students]
-
-    def play(self, moves: int) -> None:
-        from tests.web_support import choose_move
-
-        rng = self.rng
-        played = 0
-        while played < moves:
-            mover = next((i for i, s in enumerate(self.states)
-                          if s["status"] == "playing" and s["game"] and s["game"]["turn"] == s["you"]["name"]), None)
-            if mover is None:
-                if self.states[0]["status"] == "finished":
-                    raise SystemExit("the match ended (20 hands): ask for fewer moves")
-                self.states = [browser.call("GET", self.url)[1] for browser in self.students]
-                continue
-            state = self.states[mover]
-            status, answer = self.students[mover].call(
-                "POST", f"{self.url}/moves", {"version": state["version"], "move": choose_move(state, self.deck, rng)},
-                headers={"Idempotency-Key": uuid.UUID(int=rng.getrandbits(128)).hex})
-            assert status == 200, answer
-            self.states[mover] = answer["state"]
-            played += 1
-            turn = (answer["state"].get("game") or {}).get("turn")
-            others = [i for i in range(5) if i != mover]
-            rng.shuffle(others)
-            others.sort(key=lambda i: self.states[i]["you"]["name"] != turn)  # the next to move looks first
-            for i in others[:2 if rng.random() < 0.6 else 1]:
-                self.states[i] = self.students[i].call("GET", self.url)[1]
+    with app.app_context():
+        teacher = accounts.create_teacher("Bench Teacher", None, password_hash="!")
+        accounts.start_login(teacher)
+        user_id = teacher.get_id()
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["_user_id"], session["_fresh"] = user_id, True
+    browser = Browser(app)
+    name = app.config["SESSION_COOKIE_NAME"]
+    browser.cookies[name] = client.get_cookie(name).value
+    return browser
 
 
 def make_app(database: str, work: Path):
@@ -153,7 +114,7 @@ def drive(database: str, moves: int, calls: bool) -> dict:
     work = Path(tempfile.mkdtemp(prefix="authors-move-instructions-"))
     try:
         app = make_app(database, work)
-        table = Table(app, random.Random(0))
+        table = Table(logged_in_teacher(app), lambda: Browser(app), random.Random(0))
         table.play(WARM)
         started = time.process_time()
         if calls:
@@ -161,7 +122,7 @@ def drive(database: str, moves: int, calls: bool) -> dict:
 
             profile = cProfile.Profile()
             profile.runcall(table.play, moves)
-            student = table.students[0]
+            student = table.students[0]  # (its state at the version the last move left)
             floor = {"a bare request (GET /healthz, a student's cookie)": lambda: student.call("GET", "/healthz"),
                      "a student's state, unchanged (GET /api/tables/<code>)": lambda: student.call("GET", table.url),
                      "the same state from the store and the state service alone (no request)":
