@@ -46,7 +46,16 @@ def axe_violations(page, source: str) -> list[str]:
     page.evaluate is not subject to the page's Content-Security-Policy (an injected <script> would be)."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(source)
-    results = page.evaluate("options => axe.run(document, options)", WCAG_AA)
+    # The page at rest: a card that is fading in (cards.css) would be measured half transparent, its
+    # contrast a moment's. With reduced motion (site.css) nothing new animates during the run; what
+    # already runs is finished first.
+    calm = page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
+        results = page.evaluate("options => axe.run(document, options)", WCAG_AA)
+    finally:
+        page.emulate_media(reduced_motion="reduce" if calm else "no-preference")
     lines = []
     for rule in results["violations"]:
         targets = "; ".join(" ".join(node["target"]) + " — " + node["failureSummary"].replace("\n", " ")
