@@ -82,9 +82,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import classes
     app.register_blueprint(classes.bp)
     errors.register(app)
-    from .web import guard, polling
+    from .web import guard, play_door
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
-    app.wsgi_app = polling.FastPoll(app)  # a student's unchanged poll: a 304 before Flask (issue #8)
+    app.wsgi_app = play_door.PlayDoor(app)  # a student's poll and move answered before Flask (issue #16)
     from .web import security
 
     if app.config.get("ALLOWED_HOSTS"):
@@ -94,5 +94,5 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The client's address and scheme from the proxies' X-Forwarded-* headers: the rate limits count
         # each student's address, not the proxy's, and links and secure cookies see https.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
-    security.register(app)  # outermost: every response carries the security headers, FastPoll's 304s too
+    security.register(app)  # outermost: every response carries the security headers, the play door's answers too
     return app

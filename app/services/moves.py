@@ -1,10 +1,41 @@
 """A move sent by a screen, as the engine's value (the move types are their own codec: app/engine/moves.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from ..decks.errors import N_, say
 from ..engine.moves import Answer, Ask, Claim, Move, PassTurn
-from . import schemas
+from . import deals, idempotency, recall, schemas, state
 from .errors import BadRequest
+
+
+def play(table, seat, sent: schemas.MoveRequest, body: dict[str, Any], key_header: str | None):
+    """A screen's move for `seat` (its request `body`, parsed as `sent`; its Idempotency-Key header),
+    played: the hint the server gave counted, a typed ask found in the deck, then `deals.play`. Returns
+    the move's events as the mover may read them, whether they are the stored answer of an earlier try,
+    and the table and seat as the move left them. The view and the play door both call this."""
+    options = state.table_options(table)
+    if options.hints and hasattr(sent.move, "hint"):
+        given = recall.hint_taken(table, seat.name)  # a hint the server gave counts, said or not
+        if given > (sent.move.hint or 0):
+            sent = sent.model_copy(update={"move": sent.move.model_copy(update={"hint": given})})
+    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table), options)
+    extra = recall.hinted(sent.move, options)
+    if extra:  # a hinted naming scores no bonus: played as a pass (an ask without its name), the row keeps it
+        played = Answer(played.player, None) if isinstance(played, Answer) else replace(played, named=None)
+    before = table
+    key = idempotency.check_key(key_header)
+    digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
+    result, replayed, table = deals.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
+    seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
+    if extra and before.current_deal is not None:
+        result = recall.with_hint(result, extra, state.played_deck(before), options)
+    if recall.active(options) and before.current_deal is not None:
+        # the deal the move was played in, as the move left it (it may have ended since)
+        played_in = next((h for h in table.deals if h.id == before.current_deal.id), before.current_deal)
+        result = recall.masked_result(table, played_in, result, seat.name)
+    return result, replayed, table, seat
 
 def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.ClaimMove | schemas.PassMove,
                       player: str) -> Move:

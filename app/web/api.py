@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import time
-from functools import lru_cache
-from dataclasses import replace
 
 import orjson
 from flask import Blueprint, Response, jsonify, request, send_file, url_for
@@ -13,13 +11,11 @@ from .. import store
 from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title, translated
 
-from ..services import deals, idempotency, recall, schemas, state, tables
+from ..services import deals, moves, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from ..services.moves import move_from_request
-from ..engine.moves import Answer
 from . import polling, seating
-from .links import public_base, public_url
+from .links import table_links
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -50,21 +46,17 @@ def json_body(required: bool = True) -> dict:
     return data
 
 
-@lru_cache(maxsize=2048)
-def _links(code: str, public_base: str, script_root: str) -> tuple[str, dict[str, str]]:
-    """A table's join link and page links: the same for every state of the table (built once, not four
-    url_for calls a poll), for the public address and the prefix the app is served under."""
-    return public_url("tables.join_link", code=code), {
-        "play": url_for("play.play", code=code), "projector": url_for("tables.projector", code=code),
-        "qr": url_for("tables.qr", code=code), "deck": url_for("api.deck", code=code)}
+def state_answer(table, seat, held: dict, teacher: bool, script_root: str) -> dict:
+    """The state this browser is sent (for `seat`, holding the seats `held`), with the table's links:
+    the view's and the play door's answer alike."""
+    data = state.table_state(table, seat=seat, held=set(held), teacher=teacher)
+    data["join_url"], links = table_links(table.code, script_root)
+    data["links"] = dict(links)
+    return data
 
 
 def _state(table, seat=None) -> dict:
-    held = seating.held_seats(table)
-    data = state.table_state(table, seat=seat, held=set(held), teacher=seating.is_teacher(table))
-    data["join_url"], links = _links(table.code, public_base(), request.script_root)
-    data["links"] = dict(links)
-    return data
+    return state_answer(table, seat, seating.held_seats(table), seating.is_teacher(table), request.script_root)
 
 
 @bp.get("/openapi.json")
@@ -121,13 +113,15 @@ def _fresh(response: Response, etag: str) -> Response:
     return response
 
 
-def _etag(table, seat) -> str:
-    """The ETag of the state this browser is shown of the table for `seat` (FastPoll builds the same; the
-    teacher's also carries the seats' presence)."""
-    teacher = seating.is_teacher(table)
+def state_etag(table, seat, held: dict, teacher: bool) -> str:
+    """The ETag of the state this browser is shown of the table for `seat` (the fast poll builds the same
+    from the version's rows; the teacher's also carries the seats' presence)."""
     stamp = store.presence.teacher_stamp(map(store.presence.seat_tuple, table.seats), time.time()) if teacher else ""
-    return store.etag(table.id, table.version, seat.position if seat else None, teacher,
-                      sorted(seating.held_seats(table)), stamp)
+    return store.etag(table.id, table.version, seat.position if seat else None, teacher, sorted(held), stamp)
+
+
+def _etag(table, seat) -> str:
+    return state_etag(table, seat, seating.held_seats(table), seating.is_teacher(table))
 
 
 @bp.get("/tables/<code>")
@@ -345,26 +339,11 @@ def move(code: str):
         if seating.held_seats(table):
             raise BadRequest(N_('this device holds several seats: say which one plays with "seat"'))
         raise Forbidden(N_("You have no seat at this table: join it with its code first."), code="not-your-seat")
-    options = state.table_options(table)
-    if options.hints and hasattr(sent.move, "hint"):
-        given = recall.hint_taken(table, seat.name)  # a hint the server gave counts, said or not
-        if given > (sent.move.hint or 0):
-            sent = sent.model_copy(update={"move": sent.move.model_copy(update={"hint": given})})
-    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table), options)
-    extra = recall.hinted(sent.move, options)
-    if extra:  # a hinted naming scores no bonus: played as a pass (an ask without its name), the row keeps it
-        played = Answer(played.player, None) if isinstance(played, Answer) else replace(played, named=None)
-    before = table
-    key = idempotency.check_key(request.headers.get("Idempotency-Key"))
-    digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
-    result, replayed, table = deals.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
-    seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
-    if extra and before.current_deal is not None:
-        result = recall.with_hint(result, extra, state.played_deck(before), options)
-    if recall.active(options) and before.current_deal is not None:
-        # the deal the move was played in, as the move left it (it may have ended since)
-        played_in = next((h for h in table.deals if h.id == before.current_deal.id), before.current_deal)
-        result = recall.masked_result(table, played_in, result, seat.name)
+    return move_answer(*moves.play(table, seat, sent, body, request.headers.get("Idempotency-Key")))
+
+
+def move_answer(result: list, replayed: bool, table, seat) -> Response:
+    """A played move's answer: its events as the mover may read them, and the state it left."""
     response = jsonify(result=result, state=_state(table, seat), state_etag=f'"{_etag(table, seat)}"')
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

@@ -2,6 +2,7 @@
 address, never on the request's Host header, which whoever sends the request chooses."""
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import current_app, url_for
@@ -23,3 +24,25 @@ def public_url(endpoint: str, **values) -> str:
     if prefix and (path == prefix or path.startswith(prefix + "/")):
         path = path[len(prefix):]
     return base + path
+
+
+@lru_cache(maxsize=2048)
+def _table_links(app, code: str, base: str, script_root: str) -> tuple[str, dict[str, str]]:
+    routes = app.url_map.bind("localhost", script_name=script_root or "/")
+
+    def path(endpoint: str, **values) -> str:
+        return routes.build(endpoint, values)
+
+    join = path("tables.join_link", code=code)
+    prefix = urlsplit(base).path
+    if prefix and (join == prefix or join.startswith(prefix + "/")):
+        join = join[len(prefix):]
+    return base + join, {"play": path("play.play", code=code), "projector": path("tables.projector", code=code),
+                         "qr": path("tables.qr", code=code), "deck": path("api.deck", code=code)}
+
+
+def table_links(code: str, script_root: str) -> tuple[str, dict[str, str]]:
+    """A table's join link (on the public address, as `public_url` builds it) and its pages' paths
+    under the prefix the app is served at (`script_root`): the same for every state of the table, so
+    built once, from the app's URL map, with or without a request (the play door has none)."""
+    return _table_links(current_app._get_current_object(), code, public_base(), script_root)  # type: ignore[attr-defined]

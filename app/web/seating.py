@@ -89,11 +89,14 @@ def held_seats(table: Table) -> dict[int, Seat]:
     return dict(held)
 
 
+def seats_of(table: Table, tokens: dict) -> dict[int, Seat]:
+    """The seats of the table these tokens (position -> token, as the session cookie keeps them) open."""
+    return {seat.position: seat for seat in table.seats
+            if token_matches(tokens.get(str(seat.position)), seat.token_hash)}
+
+
 def _held_seats(table: Table, tokens: dict) -> dict[int, Seat]:
-    held: dict[int, Seat] = {}
-    for seat in table.seats:
-        if token_matches(tokens.get(str(seat.position)), seat.token_hash):
-            held[seat.position] = seat
+    held = seats_of(table, tokens)
     if len(held) != len(tokens):
         seats = _bucket("seats")
         kept = {str(p): tokens[str(p)] for p in held}

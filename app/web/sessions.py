@@ -1,8 +1,8 @@
 """The session cookie, read once a request.
 
-Flask's own interface builds a new signing serializer for every request and FastPoll (polling.py),
+Flask's own interface builds a new signing serializer for every request and the play door (play_door.py),
 which reads the cookie before Flask, would otherwise leave it to be verified a second time when the
-poll goes on to the full answer. Here the serializer is built once per secret key, and a cookie FastPoll
+poll goes on to the full answer. Here the serializer is built once per secret key, and a cookie the play door
 already verified is taken as it decoded it (`DECODED` in the WSGI environ, with the cookie it read).
 """
 from __future__ import annotations
