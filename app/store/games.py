@@ -54,7 +54,8 @@ def game_from_header(header: dict[str, Any]) -> Game:
 
 
 def key_of(deal) -> tuple:
-    return (db.engine.url, deal.id)  # the URL itself (hashable): rendering it each time cost a poll 1%
+    # The engine itself (hashed by identity): its URL's hash renders the URL as text every time.
+    return (db.engine, deal.id)
 
 
 def stamp_of(deal) -> tuple:
