@@ -249,9 +249,35 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def serving_pids(server: Server, database: str) -> list[int]:
+def cpu_since(before: dict[int, float], now: list[int]) -> float:
+    """CPU time spent since `before` (pid -> CPU seconds then) by those processes and by the ones that
+    started since (`now`: the serving processes now; a new database connection's process, say)."""
+    spent = 0.0
+    for pid in set(before) | set(now):
+        current = cpu_seconds([pid])
+        spent += max(0.0, current - before.get(pid, 0.0)) if current or pid not in before else 0.0
+    return spent
+
+
+def database_backends(url: str) -> set[int]:
+    """The PostgreSQL server's processes that serve connections to this URL's database (not this one)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return {row[0] for row in connection.execute(text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"))}
+    finally:
+        engine.dispose()
+
+
+def serving_pids(server: Server, database: str, own: str | None = None) -> list[int]:
     """The server's processes (gunicorn's master and workers) and, on PostgreSQL, the database server's:
-    what a request costs is the CPU all of them spend on it."""
+    what a request costs is the CPU all of them spend on it. `own`: a database URL, to count only the
+    database server's processes serving it (two runs side by side, each on its own database:
+    bench/compare.py)."""
+    backends = database_backends(own) if own else None
     pids = [server.process.pid]
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
@@ -262,7 +288,8 @@ def serving_pids(server: Server, database: str) -> list[int]:
             continue
         parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
         name = status.split("\n", 1)[0].split()[-1]
-        if parent == str(server.process.pid) or (database != "sqlite" and name == "postgres"):
+        if parent == str(server.process.pid) or (database != "sqlite" and name == "postgres" and (
+                backends is None or int(proc.name) in backends)):
             pids.append(int(proc.name))
     return pids
 
@@ -339,6 +366,11 @@ def main() -> None:
                         help="seconds a student takes to choose a move (0: moves the moment the turn is seen)")
     parser.add_argument("--poll-seconds", type=float, default=10, help="each closed-loop poll-cost run")
     parser.add_argument("--json", help="write the figures to this file too")
+    parser.add_argument("--app", type=Path, default=ROOT,
+                        help="the checkout whose app is served (default: this one; bench/compare.py names another)")
+    parser.add_argument("--own-database-cpu", action="store_true",
+                        help="on PostgreSQL, count only the database server's processes serving this run's database "
+                             "(two runs side by side: bench/compare.py)")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="authors-load-"))
@@ -348,8 +380,9 @@ def main() -> None:
         url = POSTGRES if args.database == "postgres" else args.database
         reset_postgres(url)
     workers = args.workers or 2 * (os.cpu_count() or 1)
-    server = Server(url, work / "instance", workers=workers, threads=args.threads,
+    server = Server(url, work / "instance", workers=workers, threads=args.threads, root=args.app.resolve(),
                     env={"AUTHORS_HAND_PAUSE_SECONDS": "1", "AUTHORS_BOT_PACE_SECONDS": "1"}).start(60)
+    own = url if args.own_database_cpu and args.database != "sqlite" else None
     try:
         t0 = time.perf_counter()
         tables, students = set_up(server.port, args.tables)
@@ -357,13 +390,13 @@ def main() -> None:
               f"({workers} workers x {args.threads} threads, {args.database})", flush=True)
         _, first = students[0][0].json("GET", f"/api/tables/{tables[0].code}")
         poll_ms = first["poll_ms"]
-        pids = serving_pids(server, args.database)
+        pids = serving_pids(server, args.database, own)
         speed_before = machine_speed_ms()
-        cpu_before, server_before = time.process_time(), cpu_seconds(pids)
+        cpu_before, server_before = time.process_time(), {pid: cpu_seconds([pid]) for pid in pids}
         stats = asyncio.run(run_load(server.port, tables, students, args.seconds, args.warmup, poll_ms,
                                     args.think))
         client_cpu = (time.process_time() - cpu_before) / (args.seconds + args.warmup)
-        server_cpu = (cpu_seconds(pids) - server_before) / (args.seconds + args.warmup)
+        server_cpu = cpu_since(server_before, serving_pids(server, args.database, own)) / (args.seconds + args.warmup)
         speed_after = machine_speed_ms()
 
         # The cost of the version poll (a 304 for an unchanged table) against a bare endpoint.
@@ -373,7 +406,7 @@ def main() -> None:
         watcher.json("POST", f"/api/tables/{code}/join", {"name": "Watcher"})
         status, headers, _ = watcher.request("GET", f"/api/tables/{code}")
         etag = headers.get("etag")
-        pids = serving_pids(server, args.database)
+        pids = serving_pids(server, args.database, own)
 
         def measured(path, browser, tag):  # (req/s, p50, p95, server CPU ms per request)
             before = cpu_seconds(pids)

@@ -31,8 +31,9 @@ class Server:
     gunicorn master and its workers at once, as a crash of the machine's server would)."""
 
     def __init__(self, database_url: str, instance: Path, workers: int = 2, threads: int = 4,
-                 env: dict | None = None, port: int | None = None, log: Path | None = None):
-        self.database_url, self.instance = database_url, instance
+                 env: dict | None = None, port: int | None = None, log: Path | None = None, root: Path = ROOT):
+        """`root`: the checkout whose app is served (another revision's, for bench/compare.py)."""
+        self.database_url, self.instance, self.root = database_url, instance, root
         self.workers, self.threads = workers, threads
         self.port = port or free_port()
         self.env = dict(env or {})
@@ -43,11 +44,11 @@ class Server:
         self.instance.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "SECRET_KEY": SECRET, "DATABASE_URL": self.database_url,
                "AUTHORS_INSTANCE_PATH": str(self.instance), "AUTHORS_INSECURE_COOKIES": "1",
-               "PYTHONPATH": str(ROOT), **self.env}
+               "PYTHONPATH": str(self.root), **self.env}
         command = [str(AUTHORS), "serve", "--prod", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(self.workers), "--threads", str(self.threads)]
         self._log_file = open(self.log, "ab")
-        self.process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=self._log_file,
+        self.process = subprocess.Popen(command, env=env, cwd=self.root, stdout=self._log_file,
                                         stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.time() + timeout
         while time.time() < deadline:

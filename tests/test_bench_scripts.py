@@ -73,3 +73,16 @@ def test_move_instructions_plays_its_moves_in_process():
     # (the instruction count itself runs the same driver twice under valgrind: minutes, so not here)
     out = run("move_instructions.py", "--plain", "--moves", "10").stdout
     assert "10 moves" in out and "ms of CPU a move" in out
+
+
+def test_compare_serves_two_versions_side_by_side_and_reports_each_rounds_ratio(tmp_path):
+    # HEAD against this working tree: two servers, each its own database, played at the same time
+    figures_file = tmp_path / "compare.json"
+    out = run("compare.py", "HEAD", "--tables", "1", "--seconds", "3", "--rounds", "1", "--json", str(figures_file),
+              timeout=300).stdout
+    figures = json.loads(figures_file.read_text())
+    (row,) = figures["rounds"]
+    assert row["a_ms"] > 0 and row["b_ms"] > 0 and row["ratio"] == round(row["b_ms"] / row["a_ms"], 3)
+    assert "round 1: HEAD" in out and "the server CPU a move" in out
+    listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True).stdout
+    assert "authors-compare-" not in listed  # its checkout of HEAD is gone

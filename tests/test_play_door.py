@@ -270,3 +270,20 @@ def test_the_doors_csrf_check_gives_flask_wtfs_verdicts(app):
         if referrer:
             environ["HTTP_REFERER"] = referrer
         assert csrf.door_check(app, {"csrf_token": secret}, environ) is flask_wtf_says, referrer
+
+
+def test_a_move_played_is_not_played_again_when_even_flasks_answer_fails(app, monkeypatch):
+    app = for_play(app)  # (a test app propagates exceptions: Flask's own answer raises, as a 500 would)
+    code, _, students = seated(app, "standard", 3)
+    url = f"/api/tables/{code}"
+    student, state = _mover(app, students, url)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in building the answer")
+
+    monkeypatch.setattr(api, "state_answer", broken)
+    body = {"version": state["version"], "move": choose_move(state, deck_of(student, code), random.Random(4))}
+    with pytest.raises(RuntimeError):  # not the view's 409 for a move it would have tried again
+        student.post(f"{url}/moves", json=body)
+    monkeypatch.undo()
+    assert student.get(url).get_json()["version"] == state["version"] + 1

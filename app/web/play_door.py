@@ -14,7 +14,7 @@ format and one language edge:
 - before the move is played, or for a state, the door has changed nothing the view would not change
   again (a seat's presence, a computer player's due move), and the request simply goes on to the view;
 - once `moves.play` has run, the request is never played twice: its answer, a refusal or an error is
-  made by Flask in a request context of this request (`_answer_in_flask`: the app's error handlers
+  made by Flask in a request context of this request (`_in_flask`: the app's error handlers
   and after-request hooks, as the view's own would be).
 
 An unchanged poll is answered 304 from one small query (the version's rows), before anything else.
@@ -42,6 +42,7 @@ from .sessions import DECODED, CookieSessions
 
 STATE, MOVE = "api.table_state", "api.move"
 ANSWERED = "authors.door_answered"  # in the environ: which of the door's answers this request got
+PLAYED = "authors.door_played"      # in the environ: the door has begun to play this request's move
 
 
 class Declined(Exception):
@@ -81,6 +82,8 @@ class PlayDoor:
                 except Declined:
                     pass
                 except Exception:  # noqa: BLE001 - Flask answers it (a 503 when the database is down)
+                    if environ.get(PLAYED):
+                        raise  # never played twice: the server's own 500
                     self.app.logger.warning("the play door could not answer %s %s; the view does", method,
                                             environ.get("PATH_INFO"), exc_info=True)
         return self.wsgi_app(environ, start_response)
@@ -232,6 +235,7 @@ class PlayDoor:
                 raise Declined  # several seats and none named: the view says which to name
             # From here on the move is played once: whatever happens, this request is answered here.
             played = answer = failure = None
+            environ[PLAYED] = True
             try:
                 played = moves.play(table, seat, sent, body, environ.get("HTTP_IDEMPOTENCY_KEY"))
                 result, replayed, table, seat = played
