@@ -52,3 +52,48 @@ def test_a_snapshot_reads_what_the_orm_reads(app):
         assert len(statements) == 3
         assert fresh.current_deal.header_json and len(statements) == 3
         assert snapshots.by_code("ZZZZZZ") is None
+
+
+def test_a_move_committed_between_a_snapshots_two_reads_never_leaves_its_version_behind_its_game(app, monkeypatch):
+    # On PostgreSQL each statement sees the database as it is when it starts: a move committed by another
+    # process between the table's read and the deals' would give the old version with the new move count
+    # (a screen whose next move is then refused as stale). The read is made again; on SQLite both
+    # statements see one moment anyway.
+    from sqlalchemy import create_engine, text
+
+    from app import store
+    from app.store import fast
+
+    for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}] * 3)
+    for name in ("Anna", "Boris", "Cleo"):
+        seat_student(app, code, name)
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    with app.app_context():
+        before = store.read(code)
+        deal = before.current_deal
+        db.session.remove()
+    other = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])  # another process's connection
+    real, injected = fast.rows, []
+
+    def rows(connection, statement, params):
+        found = real(connection, statement, params)
+        if statement is snapshots.BY_CODE and not injected:
+            injected.append(1)
+            with other.begin() as writer:  # a move, committed as the read goes on
+                writer.execute(text("INSERT INTO play_moves (deal_id, seq, played_at, data_json) "
+                                    "VALUES (:deal, :seq, 0, '{}')"), {"deal": deal.id, "seq": deal.move_count})
+                writer.execute(text("UPDATE play_tables SET version = version + 1 WHERE id = :id"), {"id": before.id})
+        return found
+
+    monkeypatch.setattr(fast, "rows", rows)
+    try:
+        with app.app_context():
+            read = store.read(code)
+            db.session.remove()
+    finally:
+        other.dispose()
+    assert injected
+    seen = (read.version, read.current_deal.move_count)
+    assert seen in ((before.version, deal.move_count), (before.version + 1, deal.move_count + 1)), seen

@@ -126,22 +126,31 @@ MOVES = MoveRow.__table__
 # it never changes again (and a match's twenty finished deals are not counted on every read).
 MOVE_COUNT = case((DEALS.c.result_json.is_(None),
                    select(func.count()).where(MOVES.c.deal_id == DEALS.c.id).scalar_subquery()), else_=None)
-DEALS_OF = select(*(DEALS.c[name] for name in DEAL_COLUMNS), MOVE_COUNT) \
+# Each deal row also carries the table's version as this statement saw it: on PostgreSQL (READ COMMITTED)
+# each statement sees the database as it is when it starts, so a move committed between the table's read
+# and this one would give the table's old version with the new move's count (a state whose game is one
+# move ahead of its version: the screen's next move refused as stale). The read is then made again.
+VERSION_NOW = select(TABLES.c.version).where(TABLES.c.id == DEALS.c.table_id).scalar_subquery()
+DEALS_OF = select(*(DEALS.c[name] for name in DEAL_COLUMNS), MOVE_COUNT, VERSION_NOW) \
     .where(DEALS.c.table_id == bindparam("table_id")).order_by(DEALS.c.number)
+READ_TRIES = 5
 
 
 
 def _read(statement, key) -> TableSnapshot | None:
     connection = db.session.connection()
-    rows = fast.rows(connection, statement, {"key": key})
-    if not rows:
-        return None
-    split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
-    seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None)
-    table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
+    for _ in range(READ_TRIES):
+        rows = fast.rows(connection, statement, {"key": key})
+        if not rows:
+            return None
+        split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
+        seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None)
+        table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
+        deals = fast.rows(connection, DEALS_OF, {"table_id": table.id})
+        if all(row[-1] == table.version for row in deals):
+            break  # (else a change came between the two statements: read both again)
     # (the one write to a frozen snapshot: its deals point back at it, as the ORM's do)
-    object.__setattr__(table, "deals", tuple(DealSnapshot(*row, table=table)
-                                             for row in fast.rows(connection, DEALS_OF, {"table_id": table.id})))
+    object.__setattr__(table, "deals", tuple(DealSnapshot(*row[:-1], table=table) for row in deals))
     return table
 
 
