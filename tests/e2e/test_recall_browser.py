@@ -69,9 +69,11 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     page.wait_for_selector("#reveal")
     assert "hint" in page.inner_text("#reveal").lower() and title in page.inner_text("#reveal")
     page.click("#reveal-ok")
+    page.wait_for_selector("#reveal", state="detached")  # (the verdict's screen is gone before looking on)
     for _ in range(40):  # the next work: one typo
         page.wait_for_selector("#answer, #ask-set", timeout=10_000)
         if page.locator("#answer").count():
+            page.wait_for_timeout(300)  # (a poll may redraw the prompt just drawn: type into the one that stays)
             break
         page.click("#ask-button")
         page.wait_for_timeout(300)
@@ -80,7 +82,7 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     typo = title[:-2] + title[-1] if len(title) >= 5 else title
     page.fill("#answer", typo)
     page.click("#prompt button[type=submit]")
-    page.wait_for_selector("#reveal")
+    page.wait_for_selector("#reveal", timeout=20_000)
     reveal = page.locator("#reveal")
     assert title in reveal.inner_text() and ("Almost" in reveal.inner_text() or "Right" in reveal.inner_text())
     box = reveal.bounding_box()
