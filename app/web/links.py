@@ -18,8 +18,11 @@ def public_base() -> str:
 def public_url(endpoint: str, **values) -> str:
     """url_for's path on the public address. A path in PUBLIC_URL (the app behind a proxy's prefix) is
     not doubled when the request already carries it as its script root."""
-    base = public_base()
-    path = url_for(endpoint, _external=False, **values)
+    return _on_base(public_base(), url_for(endpoint, _external=False, **values))
+
+
+def _on_base(base: str, path: str) -> str:
+    """`path` on the public address `base`; a path in it (the app behind a proxy's prefix) is not doubled."""
     prefix = urlsplit(base).path
     if prefix and (path == prefix or path.startswith(prefix + "/")):
         path = path[len(prefix):]
@@ -33,11 +36,7 @@ def _table_links(app, code: str, base: str, script_root: str) -> tuple[str, dict
     def path(endpoint: str, **values) -> str:
         return routes.build(endpoint, values)
 
-    join = path("tables.join_link", code=code)
-    prefix = urlsplit(base).path
-    if prefix and (join == prefix or join.startswith(prefix + "/")):
-        join = join[len(prefix):]
-    return base + join, {"play": path("play.play", code=code), "projector": path("tables.projector", code=code),
+    return _on_base(base, path("tables.join_link", code=code)), {"play": path("play.play", code=code), "projector": path("tables.projector", code=code),
                          "qr": path("tables.qr", code=code), "deck": path("api.deck", code=code)}
 
 

@@ -129,11 +129,7 @@ class PlayDoor:
         if environ.get("HTTP_IF_NONE_MATCH"):
             tag = self._unchanged(environ, code, tokens, asked)
             if tag:
-                # (the security headers are added by security.SecurityHeaders, which wraps this)
-                start_response("304 NOT MODIFIED", [
-                    ("ETag", f'"{tag}"'), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie")])
-                environ[ANSWERED] = "not-modified"
-                return [b""]
+                return self._not_modified(environ, start_response, tag)
         with self.app.app_context():  # (its end closes the database session: app/db.py)
             table = store.read(code)
             held = self._held(table, tokens)
@@ -152,15 +148,23 @@ class PlayDoor:
                 body = b""
             else:
                 body = self._json(api.state_answer(table, seat, held, False, self._script_root(environ)))
-        headers = [("ETag", f'"{tag}"'), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie")]
         if not body:
-            start_response("304 NOT MODIFIED", headers)
-            environ[ANSWERED] = "not-modified"
-            return [b""]
+            return self._not_modified(environ, start_response, tag)
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
-                                  *headers])
+                                  *self._fresh(tag)])
         environ[ANSWERED] = "state"
         return [body]
+
+    @staticmethod
+    def _fresh(tag: str) -> list[tuple[str, str]]:
+        """A state's caching headers, as the view's `_fresh` sets them (the security headers are added by
+        security.SecurityHeaders, which wraps the door)."""
+        return [("ETag", f'"{tag}"'), ("Cache-Control", "no-cache, private"), ("Vary", "Cookie")]
+
+    def _not_modified(self, environ, start_response, tag: str):
+        start_response("304 NOT MODIFIED", self._fresh(tag))
+        environ[ANSWERED] = "not-modified"
+        return [b""]
 
     def _unchanged(self, environ, code: str, tokens: dict, asked) -> str | None:
         """The ETag of the full answer when the request's If-None-Match names it: one small query."""
