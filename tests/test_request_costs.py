@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import time
 
 from itsdangerous import URLSafeTimedSerializer
 
@@ -23,13 +24,53 @@ def test_a_changed_poll_verifies_the_cookie_once(app, monkeypatch):
     loads = []
     real = URLSafeTimedSerializer.loads
     monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **k: loads.append(1) or real(self, *a, **k))
+    app.session_interface._verified.forget()  # (a cookie seen before is not verified again: below)
     changed = anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.get_json()["you"]["name"] == "Anna"
     assert len(loads) == 1
     # without FastPoll's hand-over (no ETag sent: it steps aside) Flask verifies it itself, once too
     loads.clear()
+    app.session_interface._verified.forget()
     assert anna.get(f"/api/tables/{code}").get_json()["you"]["name"] == "Anna"
     assert len(loads) == 1
+
+
+def test_a_cookie_seen_before_is_not_verified_again_but_its_age_still_counts(app, monkeypatch):
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    anna = seat_student(app, code, "Anna")
+    assert anna.get(f"/api/tables/{code}").get_json()["you"]["name"] == "Anna"
+    loads = []
+    real = URLSafeTimedSerializer.loads
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **k: loads.append(1) or real(self, *a, **k))
+    for etag in (None, "\"x\""):  # the view's answer and the play door's
+        headers = {"If-None-Match": etag} if etag else {}
+        assert anna.get(f"/api/tables/{code}", headers=headers).get_json()["you"]["name"] == "Anna"
+    assert loads == []
+    # a cookie past the session's lifetime is refused as before, remembered or not
+    lifetime = app.permanent_session_lifetime.total_seconds()
+    later = time.time() + lifetime + 5
+    monkeypatch.setattr(time, "time", lambda: later)
+    assert anna.get(f"/api/tables/{code}").get_json()["you"] is None
+
+
+def test_flask_changes_its_own_copy_of_a_remembered_session(app):
+    from app.web.sessions import CookieSessions
+
+    app = for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher, seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}])
+    anna = seat_student(app, code, "Anna")
+    cookie = anna.get_cookie("session").value
+    interface: CookieSessions = app.session_interface
+    remembered = interface.decode(app, cookie)
+    with app.test_request_context(headers={"Cookie": f"session={cookie}"}):
+        from flask import request
+
+        opened = interface.open_session(app, request)
+        opened["seats"][code]["9"] = "a token of another seat"
+    assert "9" not in interface.decode(app, cookie)["seats"][code] and remembered == interface.decode(app, cookie)
 
 
 def test_a_tampered_cookie_is_not_taken_from_the_hand_over(app):

@@ -14,8 +14,13 @@ from werkzeug.wsgi import get_host
 
 from ..decks.errors import N_
 from .seating import wants_json
+from .sessions import Verified
 
 csrf = CSRFProtect()
+# The play door's check: one serializer per key, and a browser's token (sent with each of its moves)
+# verified once, then only its age checked.
+_door_signers: dict[str, URLSafeTimedSerializer] = {}
+_door_tokens = Verified()
 
 
 # Flask-WTF's reasons (flask_wtf/csrf.py), in the reader's language.
@@ -70,9 +75,13 @@ def door_check(app: Flask, session_data: dict, environ: dict) -> bool:
     field = config["WTF_CSRF_FIELD_NAME"]
     if not sent or field not in session_data:
         return False
-    signer = URLSafeTimedSerializer(config.get("WTF_CSRF_SECRET_KEY") or app.secret_key, salt="wtf-csrf-token")
+    key = config.get("WTF_CSRF_SECRET_KEY") or app.secret_key
+    signer = _door_signers.get(key)
+    if signer is None:
+        signer = _door_signers[key] = URLSafeTimedSerializer(key, salt="wtf-csrf-token")
+    limit = config["WTF_CSRF_TIME_LIMIT"]
     try:
-        token = signer.loads(sent, max_age=config["WTF_CSRF_TIME_LIMIT"])
+        token = _door_tokens.loads(signer, sent, limit)
     except BadData:
         return False
     if not isinstance(token, str) or not hmac.compare_digest(session_data[field], token):
