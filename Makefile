@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP) i18n-compile
 	$(BIN)/authors serve --class
 
-# Production serving (gunicorn); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
+# Production serving (granian); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
 serve: $(STAMP)
 	$(BIN)/authors serve --prod --host $${HOST:-0.0.0.0} --port $${PORT:-8000}
 

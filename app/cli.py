@@ -77,15 +77,15 @@ def cli() -> None:
 @cli.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
-@click.option("--prod", is_flag=True, help="Serve with gunicorn for a school or district (needs SECRET_KEY).")
-@click.option("--workers", type=int, default=None, help="gunicorn worker processes (default: 2 per CPU core).")
+@click.option("--prod", is_flag=True, help="Serve with granian for a school or district (needs SECRET_KEY).")
+@click.option("--workers", type=int, default=None, help="Worker processes (default: 2 per CPU core).")
 # 2 threads: on 2 cores, 4 workers x 2 threads served the most moves of 4x1 ... 8x2 (bench/load.py, README)
-@click.option("--threads", type=int, default=2, show_default=True, help="Threads per gunicorn worker.")
+@click.option("--threads", type=int, default=2, show_default=True, help="Threads per worker that run the app.")
 @click.option("--class", "classroom", is_flag=True,
-              help="Serve the class from this computer (make run): gunicorn on every network interface, the "
+              help="Serve the class from this computer (make run): granian on every network interface, the "
                    "address phones open printed with its QR code, laptop defaults.")
 def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, classroom: bool) -> None:
-    """Serve the app: the class from a laptop (--class), gunicorn for a school (--prod), or the
+    """Serve the app: the class from a laptop (--class), granian for a school (--prod), or the
     development server."""
     if classroom:
         _serve_classroom(host if host != "127.0.0.1" else "0.0.0.0", port, workers or 2, threads)
@@ -102,7 +102,7 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, c
 
 
 def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
-    """gunicorn with threaded workers: table state lives in the database, so any worker serves any table."""
+    """granian with threaded workers: table state lives in the database, so any worker serves any table."""
     from .config import ConfigError, check_secret_key
 
     try:
@@ -111,12 +111,13 @@ def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
         click.echo(f"authors serve --prod: {exc}", err=True)
         sys.exit(1)
     os.environ["AUTHORS_ENV"] = "production"
+    create_app()  # the schema migrated once, here, before the workers start (each builds its own app)
     click.echo(f"Authors Classroom (production) on http://{host}:{port}/ with {workers} workers x {threads} threads")
-    _exec_gunicorn(host, port, workers, threads, access_log=True)
+    _exec_server(host, port, workers, threads, access_log=True)
 
 
 def _serve_classroom(host: str, port: int, workers: int, threads: int) -> None:
-    """The class from a teacher's laptop: gunicorn on the network, with the laptop's defaults (a secret key
+    """The class from a teacher's laptop: granian on the network, with the laptop's defaults (a secret key
     made once in instance/, cookies over plain HTTP, sign-up only for the first teacher), and the address
     phones open, with its QR code, where the teacher can read it."""
     from .config import public_url
@@ -129,7 +130,7 @@ def _serve_classroom(host: str, port: int, workers: int, threads: int) -> None:
     os.environ["PUBLIC_URL"] = address
     create_app()  # the instance folder, the database and the secret key, made once before the workers start
     click.echo(class_banner(address, bool(configured or addresses)))
-    _exec_gunicorn(host, port, workers, threads, access_log=False)
+    _exec_server(host, port, workers, threads, access_log=False)
 
 
 def class_banner(address: str, reachable: bool) -> str:
@@ -145,20 +146,40 @@ def class_banner(address: str, reachable: bool) -> str:
             "Stop with Ctrl+C.")
 
 
-def _exec_gunicorn(host: str, port: int, workers: int, threads: int, access_log: bool) -> None:
-    import shutil
+# The access log line: the client, the time, the request, its status and how long it took (granian's atoms).
+ACCESS_LOG_FORMAT = '%(addr)s - - [%(time)s] "%(method)s %(path)s %(protocol)s" %(status)d %(dt_ms).1fms'
 
-    gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or shutil.which("gunicorn")
-    if gunicorn is None:
-        click.echo("authors serve: gunicorn is not installed (pip install gunicorn)", err=True)
+
+def _exec_server(host: str, port: int, workers: int, threads: int, access_log: bool) -> None:
+    """granian, an HTTP server written in Rust: connections are read and written outside Python (a slow
+    phone holds no app thread), and each worker's threads run only the app (bench/load.py, README)."""
+    import shutil
+    import socket
+
+    granian = shutil.which("granian", path=os.path.dirname(sys.executable)) or shutil.which("granian")
+    if granian is None:
+        click.echo("authors serve: granian is not installed (pip install granian)", err=True)
         sys.exit(1)
-    args = [gunicorn, "--bind", f"{host}:{port}", "--workers", str(workers), "--threads", str(threads),
-            "--worker-class", "gthread", "--preload", "--timeout", "30", "--graceful-timeout", "10",
-            "--logger-class", "app.serving.AccessLogger",
-            # the workers' heartbeat (a file touched at every turn of their loop) in memory, not on disk
-            *(["--worker-tmp-dir", "/dev/shm"] if os.path.isdir("/dev/shm") else []),
-            *(["--access-logfile", "-"] if access_log else []), "app:create_app()"]
-    os.execv(gunicorn, args)
+    try:  # a sentence, not the server's own panic, when another program (or a second make run) has the port
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        click.echo(f"authors serve: cannot listen on {host}:{port} ({exc.strerror}): is the class already being "
+                   "served? Stop the other server, or choose another port with --port.", err=True)
+        sys.exit(1)
+    args = [granian, "--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(workers),
+            "--blocking-threads", str(threads), "--http", "1", "--no-ws", "--factory",
+            # a worker that dies is started again; on SIGTERM a busy one gets 10 s to finish
+            "--respawn-failed-workers", "--workers-kill-timeout", "10",
+            *(["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if access_log else []), "app:create_app"]
+    os.execve(granian, args, server_environment(os.environ))
+
+
+def server_environment(environment) -> dict[str, str]:
+    """The server's environment: granian starts every request's WSGI environ from it, so a variable named
+    like a request header (HTTP_PROXY, HTTP_X_FORWARDED_FOR ...) would read as one sent by every browser.
+    The app reads none of them."""
+    return {name: value for name, value in environment.items() if not name.startswith("HTTP_")}
 
 
 @cli.group("decks")

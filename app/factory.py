@@ -23,7 +23,7 @@ migrate = Migrate()
 def prepare_schema(app: Flask) -> None:
     """Tests build the schema straight from the models; every other start applies the migrations
     (Alembic, the same for SQLite and PostgreSQL), so a laptop's database and a district's stay alike.
-    `authors db upgrade` does the same by hand; gunicorn runs it once, in the master (--preload)."""
+    `authors db upgrade` does the same by hand; `authors serve` runs it once, before its workers start."""
     if app.testing and not app.config.get("USE_MIGRATIONS"):
         db.create_all()
         return
@@ -58,7 +58,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     with app.app_context():
         prepare_schema(app)
         if not app.testing and hasattr(os, "register_at_fork"):
-            # gunicorn --preload forks workers after this: a child must not reuse the master's connections.
+            # a server that forks its workers after this (gunicorn --preload, say): a child must not reuse
+            # the parent's connections.
             engines = list(db.engines.values())
             os.register_at_fork(after_in_child=lambda: [engine.dispose(close=False) for engine in engines])
 

@@ -1,4 +1,4 @@
-"""Load: N tables of 5 students against gunicorn (`authors serve --prod`), on SQLite or PostgreSQL.
+"""Load: N tables of 5 students against `authors serve --prod` (granian), on SQLite or PostgreSQL.
 
     .venv/bin/python bench/load.py [--tables 100] [--seconds 60] [--database sqlite|postgres|URL]
                                    [--workers W] [--threads T] [--json FILE]
@@ -9,14 +9,14 @@ If-None-Match, so an unchanged table costs a 304; on its turn it moves at once (
 version it saw and an Idempotency-Key) and takes the state of the answer, moving again while the turn
 is still its own. Tables play matches of many hands, so play never stops during the run.
 
-Reported: requests and moves per second; the serving processes' CPU (gunicorn's, and PostgreSQL's) in
+Reported: requests and moves per second; the serving processes' CPU (the server's, and PostgreSQL's) in
 cores and per move (a move's own request and the states and polls of the screens that follow it: the
 figure that says how many moves a machine can serve); move latency (request to answer) p50/p95/p99;
 move-to-other-screens latency (from a move's answer to each other seat's poll that first shows the new version); and
 the cost of the version poll (a 304) against a bare Flask endpoint (/healthz) on the same server, each
 measured alone, closed-loop (8 connections), as requests per second of the whole server; the bare
 endpoint with the same session cookie as the poll, and without one; and the same as the serving
-processes' CPU time per request (gunicorn's, and on PostgreSQL the database server's too), which the
+processes' CPU time per request (the server's, and on PostgreSQL the database server's too), which the
 load generator's own share of the cores does not blur; and the machine's speed before and after the
 run (`machine_speed_ms`: a fixed Python workload's CPU time), since on a shared machine every CPU
 figure drifts with it. Loopback only (127.0.0.1);
@@ -273,7 +273,7 @@ def database_backends(url: str) -> set[int]:
 
 
 def serving_pids(server: Server, database: str, own: str | None = None) -> list[int]:
-    """The server's processes (gunicorn's master and workers) and, on PostgreSQL, the database server's:
+    """The server's processes (its main process and workers) and, on PostgreSQL, the database server's:
     what a request costs is the CPU all of them spend on it. `own`: a database URL, to count only the
     database server's processes serving it (two runs side by side, each on its own database:
     bench/compare.py)."""
@@ -360,7 +360,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--database", default="sqlite", help="sqlite, postgres, or a DATABASE_URL")
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: 2 per core)")
+    parser.add_argument("--workers", type=int, default=None, help="server workers (default: 2 per core)")
     parser.add_argument("--threads", type=int, default=2, help="threads per worker (authors serve's default)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a student takes to choose a move (0: moves the moment the turn is seen)")
@@ -437,7 +437,7 @@ def main() -> None:
         "bare_no_cookie_rps": round(bare_no_cookie[0], 1),
         "poll304_rps": round(poll[0], 1), "poll304_ms_p50_p95": [round(poll[1], 2), round(poll[2], 2)],
         "poll_cost_ratio": round(bare[0] / poll[0], 2) if poll[0] else None,
-        # the same comparison as the serving processes' CPU per request (gunicorn's, and PostgreSQL's)
+        # the same comparison as the serving processes' CPU per request (the server's, and PostgreSQL's)
         "bare_cpu_ms": round(bare[3], 3), "poll304_cpu_ms": round(poll[3], 3),
         "poll_cpu_ratio": round(poll[3] / bare[3], 2) if bare[3] else None,
         "poll_cost_ratio_no_cookie": round(bare_no_cookie[0] / poll[0], 2) if poll[0] else None,

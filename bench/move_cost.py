@@ -5,7 +5,7 @@
 
 The same requests as a move costs in bench/load.py (the move, its answer's state, and the states of the
 other screens that poll: here one or two of them, 1.6 on average, as load.py measures at think 0), sent by
-one client that waits for each answer, against `authors serve --prod` (gunicorn) on a fresh database.
+one client that waits for each answer, against `authors serve --prod` (granian) on a fresh database.
 The server's CPU (user + system, from /proc) per move is reported for each gap: the pause the client
 makes before each request. With no gap the server runs back to back, its caches warm; with a gap of a
 few milliseconds, as under a real load where each worker waits between requests, the same requests

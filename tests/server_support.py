@@ -1,4 +1,4 @@
-"""A real server in a subprocess (`authors serve --prod`: gunicorn) and a small HTTP client that behaves
+"""A real server in a subprocess (`authors serve --prod`: granian) and a small HTTP client that behaves
 as a browser does: it keeps its cookies, sends the CSRF token, signs up as a teacher. Used by the fault
 tests, the two-server test and bench/load.py. Loopback only."""
 from __future__ import annotations
@@ -28,7 +28,7 @@ def free_port() -> int:
 
 class Server:
     """`authors serve --prod` on a free loopback port, in its own process group (so SIGKILL takes the
-    gunicorn master and its workers at once, as a crash of the machine's server would)."""
+    server's main process and its workers at once, as a crash of the machine's server would)."""
 
     def __init__(self, database_url: str, instance: Path, workers: int = 2, threads: int = 4,
                  env: dict | None = None, port: int | None = None, log: Path | None = None, root: Path = ROOT):

@@ -42,7 +42,7 @@ def test_cli_startup_times_each_command(tmp_path):
     assert all(0 < row["min"] <= row["median"] <= row["max"] for row in rows.values())
 
 
-def test_load_plays_tables_against_gunicorn_and_reports_its_figures(tmp_path):
+def test_load_plays_tables_against_the_server_and_reports_its_figures(tmp_path):
     figures_file = tmp_path / "figures.json"
     run("load.py", "--tables", "1", "--seconds", "3", "--warmup", "1", "--poll-seconds", "0.5",
         "--json", str(figures_file))
@@ -60,7 +60,7 @@ def test_costly_requests_sends_each_case_and_reports_its_cpu():
     assert " 303 " in out and " 400 " in out  # the legal deck is kept, the others are refused
 
 
-def test_move_cost_reports_each_gap_against_gunicorn(tmp_path):
+def test_move_cost_reports_each_gap_against_the_server(tmp_path):
     figures_file = tmp_path / "cost.json"
     out = run("move_cost.py", "--moves", "15", "--rounds", "1", "--gaps", "0,2", "--json", str(figures_file)).stdout
     rows = json.loads(figures_file.read_text())["rows"]

@@ -1,10 +1,10 @@
-"""What a request does once: the session cookie verified once (FastPoll hands what it decoded to
-Flask), the seats a browser holds found once per read of the table, and gunicorn's access log line
-written the same way at a fraction of the cost (app/serving.py). Costs themselves are bench/load.py's."""
+"""What a request does once: the session cookie verified once (the play door hands what it decoded to
+Flask; a cookie seen before is not verified again), the seats a browser holds found once per read of the
+table; and the access log line of `authors serve`. Costs themselves are bench/load.py's."""
 from __future__ import annotations
 
-import datetime
-import io
+import logging
+import re
 import time
 
 from itsdangerous import URLSafeTimedSerializer
@@ -97,36 +97,27 @@ def test_the_seats_a_browser_holds_are_checked_once_a_state(app, monkeypatch):
     assert len(checks) == 3  # one per seat of the table, though the view asks three times
 
 
-def _line(logger_class, fmt=None):
-    from gunicorn.config import Config
+def test_the_access_log_line_names_the_client_the_request_and_its_status():
+    from granian.log import access_logger, log_request_builder
 
-    config = Config()
-    config.set("accesslog", "-")
-    if fmt:
-        config.set("access_log_format", fmt)
-    logger = logger_class(config)
-    out = io.StringIO()
-    for handler in logger.access_log.handlers:
-        handler.stream = out
-    logger.now = lambda: "[01/Dec/2026:09:00:00 +0000]"
+    from app.cli import ACCESS_LOG_FORMAT
 
-    class Answer:
-        status, sent, headers = "200 OK", 1234, [("Content-Type", "application/json")]
+    lines = []
 
-    environ = {"REMOTE_ADDR": "10.0.0.7", "REQUEST_METHOD": "GET", "RAW_URI": '/api/tables/ABC?x="1"',
-               "SERVER_PROTOCOL": "HTTP/1.1", "HTTP_USER_AGENT": 'Phone "12"', "PATH_INFO": "/api/tables/ABC",
-               "QUERY_STRING": 'x="1"'}
-    logger.access(Answer(), [("Host", "school")], environ, datetime.timedelta(milliseconds=12))
-    return out.getvalue()
+    class Kept(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
 
-
-def test_the_access_log_line_is_gunicorns():
-    from gunicorn.glogging import Logger
-
-    from app.serving import AccessLogger
-
-    ours = _line(AccessLogger)
-    assert ours == _line(Logger)
-    assert ours.startswith('10.0.0.7 - - [01/Dec/2026:09:00:00 +0000] "GET /api/tables/ABC?x=\\"1\\" HTTP/1.1" 200 1234')
-    # a format of the district's own: gunicorn's own atoms, every one of them
-    assert _line(AccessLogger, "%(m)s %({host}i)s %(M)s") == _line(Logger, "%(m)s %({host}i)s %(M)s") == "GET school 12\n"
+    handler = Kept()
+    access_logger.addHandler(handler)
+    level = access_logger.level
+    access_logger.setLevel(logging.INFO)
+    try:
+        log = log_request_builder(ACCESS_LOG_FORMAT)
+        log(time.time(), time.perf_counter() - 0.012, {"addr_remote": "10.0.0.7", "path": "/api/tables/ABC",
+                                                       "qs": "", "method": "GET", "scheme": "http",
+                                                       "protocol": "HTTP/1.1"}, 503)
+    finally:
+        access_logger.removeHandler(handler)
+        access_logger.setLevel(level)
+    assert re.fullmatch(r'10\.0\.0\.7 - - \[[^]]+\] "GET /api/tables/ABC HTTP/1\.1" 503 1\d\.\dms', lines[0]), lines

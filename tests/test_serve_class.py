@@ -1,4 +1,4 @@
-"""`make run` (`authors serve --class`) serves the class on the local network with gunicorn: it prints
+"""`make run` (`authors serve --class`) serves the class on the local network with granian: it prints
 the address phones open, with its QR code, and join links name that address, not this computer alone.
 A real server on a free port (every interface: the machine's own network address answers too)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Two servers, one database: two `authors serve --prod` (gunicorn) processes on two ports, as a district
+"""Two servers, one database: two `authors serve --prod` (granian) processes on two ports, as a district
 runs them behind a load balancer, play one table together.
 
 Four students at a table of four human seats: Anna and Vera talk to server A, Boris and Gleb to server B
@@ -47,8 +47,7 @@ DUEL_EVERY = 3             # one turn in three is sent twice at once, through bo
 DEADLINE_SECONDS = 60      # the whole match (a hand takes some 50 moves; the match a few seconds)
 STALL_SECONDS = 10         # no move for this long: the play has stuck
 PLAY = {"AUTHORS_BOT_PACE_SECONDS": "0", "AUTHORS_HAND_PAUSE_SECONDS": "0"}
-# A traceback in a server's log, or a 5xx line of gunicorn's access log (when it is written: today the
-# migrations' logging set-up, run at every start, turns gunicorn's own loggers off).
+# A traceback in a server's log, or a 5xx line of its access log (app/cli.py ACCESS_LOG_FORMAT).
 SERVER_ERROR = re.compile(rb'" 5\d\d |Traceback')
 
 

@@ -11,7 +11,7 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-# (keeping the loggers that exist: gunicorn's, made before the app in --preload, must still log)
+# (keeping the loggers that exist: the server's access log, made before the app, must still log)
 fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 

@@ -1,0 +1,112 @@
+"""The HTTP server of `authors serve` (granian) holds the limits a class needs: headers and addresses past
+its limits are refused with 4xx, a body over MAX_CONTENT_LENGTH is a 413 while it is still being sent
+(chunked, with no length), a body that arrives in pieces is read whole, phones that send slowly hold no
+thread of the app, and a busy port is a sentence. A real server on a free loopback port."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+
+import pytest
+
+from app.cli import server_environment
+
+from .server_support import AUTHORS, ROOT, SECRET, Browser, Server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    work = tmp_path_factory.mktemp("http-server")
+    running = Server(f"sqlite:///{work / 'db.sqlite3'}", work / "instance", workers=1, threads=2).start()
+    yield running
+    running.stop()
+
+
+def raw(port: int, request: bytes, timeout: float = 10) -> bytes:
+    """The status line of the answer to a request sent as these bytes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(request)
+        return sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+def test_headers_and_addresses_past_the_limits_are_refused(server):
+    assert raw(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") == b"HTTP/1.1 200 OK"
+    huge = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 500_000 + b"\r\n\r\n"
+    assert raw(server.port, huge).startswith(b"HTTP/1.1 431")
+    many = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(200)) + b"\r\n"
+    assert raw(server.port, many).startswith(b"HTTP/1.1 431")
+    assert raw(server.port, b"GET /healthz?" + b"a" * 300_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n").startswith(
+        b"HTTP/1.1 414")
+
+
+def test_a_chunked_body_over_the_limit_is_refused_while_it_is_sent(server):
+    browser = Browser(server.port)
+    browser.sign_up()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        cookies = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\nX-CSRFToken: %s\r\nCookie: %s\r\n\r\n"
+                     % (browser.token.encode(), cookies.encode()))
+        chunk = b"a" * 1_048_576
+        sent = 0
+        try:
+            while sent < 100:  # 100 MB offered; the limit is 2 MB
+                sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += 1
+        except OSError:
+            pass  # the server stopped reading and closed: what is asked
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert sent < 100
+
+
+def test_a_body_that_arrives_in_pieces_is_read_whole(server):
+    browser = Browser(server.port)
+    browser.sign_up()
+    body = json.dumps({"seats": [{"kind": "human"}, {"kind": "computer", "bot": "random"},
+                                 {"kind": "computer", "bot": "random"}], "name": "A table from a slow phone"}).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        cookies = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: "
+                     b"application/json\r\nX-CSRFToken: %s\r\nCookie: %s\r\nContent-Length: %d\r\n\r\n%s"
+                     % (browser.token.encode(), cookies.encode(), len(body), body[:20]))
+        time.sleep(1)  # a phone on a slow network
+        sock.sendall(body[20:])
+        answer = sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 201"), answer[:300]
+
+
+def test_phones_that_send_slowly_hold_no_thread_of_the_app(server):
+    slow = []
+    try:
+        for _ in range(40):  # far more than the server's 2 threads: each sends half a request and waits
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+            slow.append(sock)
+        for sock in slow[:20]:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # (a request line, no end of headers)
+        started = time.perf_counter()
+        assert raw(server.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", timeout=5) == b"HTTP/1.1 200 OK"
+        assert time.perf_counter() - started < 2
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_a_busy_port_is_a_sentence(tmp_path, server):
+    env = {**os.environ, "SECRET_KEY": SECRET, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+           "AUTHORS_INSTANCE_PATH": str(tmp_path / "instance"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([str(AUTHORS), "serve", "--prod", "--port", str(server.port), "--workers", "1"], env=env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{server.port}" in done.stderr and "--port" in done.stderr
+    assert "panicked" not in done.stderr + done.stdout and "Traceback" not in done.stderr + done.stdout
+
+
+def test_variables_named_like_request_headers_stay_out_of_the_servers_environment():
+    kept = server_environment({"HTTP_PROXY": "http://proxy:3128", "HTTP_X_FORWARDED_FOR": "6.6.6.6",
+                               "http_proxy": "http://proxy:3128", "SECRET_KEY": "k", "PATH": "/usr/bin"})
+    assert kept == {"http_proxy": "http://proxy:3128", "SECRET_KEY": "k", "PATH": "/usr/bin"}
