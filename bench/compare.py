@@ -94,7 +94,7 @@ def main() -> None:
     finally:
         for tree in trees.values():
             forget(tree)
-    median = statistics.median(row["ratio"] for row in rows)
+    median = round(statistics.median(row["ratio"] for row in rows), 3)
     print(f"{names['b']} against {names['a']}: {median}x the server CPU a move (median of {len(rows)} rounds; "
           f"{args.tables} tables each, {args.database})")
     if args.json:
