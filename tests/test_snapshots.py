@@ -47,18 +47,18 @@ def test_a_snapshot_reads_what_the_orm_reads(app):
         statements = []
         event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
         fresh = snapshots.by_code(code)
-        assert len(statements) == 2 and not any("header_json" in sql for sql in statements)
+        assert len(statements) == 1 and not any("header_json" in sql for sql in statements)
         assert fresh.current_deal.header == deal  # read now, once
-        assert len(statements) == 3
-        assert fresh.current_deal.header_json and len(statements) == 3
+        assert len(statements) == 2
+        assert fresh.current_deal.header_json and len(statements) == 2
         assert snapshots.by_code("ZZZZZZ") is None
 
 
 def test_a_move_committed_between_a_snapshots_two_reads_never_leaves_its_version_behind_its_game(app, monkeypatch):
     # On PostgreSQL each statement sees the database as it is when it starts: a move committed by another
     # process between the table's read and the deals' would give the old version with the new move count
-    # (a screen whose next move is then refused as stale). The read is made again; on SQLite both
-    # statements see one moment anyway.
+    # (a screen whose next move is then refused as stale). The table, its seats and its deals are read
+    # in one statement, which sees one moment on both engines.
     from sqlalchemy import create_engine, text
 
     from app import store
@@ -97,3 +97,45 @@ def test_a_move_committed_between_a_snapshots_two_reads_never_leaves_its_version
     assert injected
     seen = (read.version, read.current_deal.move_count)
     assert seen in ((before.version, deal.move_count), (before.version + 1, deal.move_count + 1)), seen
+
+
+def _driver_in_transaction(connection) -> bool:
+    driver = connection.connection.driver_connection
+    if hasattr(driver, "info"):  # psycopg
+        import psycopg
+
+        return driver.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+    return driver.in_transaction  # sqlite3
+
+
+def test_a_read_for_play_opens_no_transaction_and_a_write_reads_in_its_own(app):
+    """Outside a write, a table and its deal's game are read on a connection of their own in autocommit:
+    each statement is its own transaction (no BEGIN, no ROLLBACK: on PostgreSQL two round trips of
+    three), and the request's session has begun none. Inside a write, the write's own connection reads."""
+    from app import store
+    from app.store import fast
+
+    for_play(app)
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    seat_student(app, code, "Anna")
+    seat_student(app, code, "Boris")
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    with app.app_context():
+        statements = []
+        event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2].split()[0]))
+        store.evict(store.read(code).current_deal)  # (the game is built again from the log below)
+        statements.clear()
+        table = store.read(code)
+        assert statements == ["SELECT"] and not db.session().in_transaction()
+        with store.playing(table.current_deal) as game:
+            with fast.reading() as connection:
+                assert not _driver_in_transaction(connection)
+            assert game.players
+        assert statements and set(statements) == {"SELECT"}, statements  # the header, the moves: no BEGIN
+        assert not db.session().in_transaction()
+        with store.moving(table) as locked:
+            with fast.reading() as connection:
+                assert connection is db.session.connection() and _driver_in_transaction(connection)
+            assert store.by_id(locked.id).version == locked.version
+        db.session.remove()

@@ -8,13 +8,15 @@ events (a test counting statements, a tracer) gets the ordinary path: the same S
 """
 from __future__ import annotations
 
-from typing import Any
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator
 
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql import Executable
 
-from ..db import statements_watched
+from ..db import AUTOCOMMIT, db, statements_watched
 
 # Keyed by the statement object itself (kept alive here, so no other statement can take its id): these
 # are module constants, a few dozen at most.
@@ -79,3 +81,42 @@ def write(connection: Connection, statement: Executable, params: dict[str, Any])
         return cursor.rowcount
     finally:
         cursor.close()
+
+
+@contextmanager
+def autocommit(engine: Engine) -> Iterator[Connection]:
+    """A connection of the engine's pool on which each statement is its own transaction: no BEGIN and no
+    ROLLBACK around a read (on PostgreSQL two round trips of three). SQLite's driver is told to emit no
+    BEGIN (app/db.py), and the statements here go to it directly."""
+    with engine.connect() as connection:
+        if engine.dialect.name == "sqlite":
+            yield connection.execution_options(**{AUTOCOMMIT: True})  # (seen by a listener counting statements)
+        else:
+            yield connection.execution_options(isolation_level="AUTOCOMMIT")
+
+
+_reading: ContextVar[Connection | None] = ContextVar("authors_reading", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[Connection]:
+    """The connection for the reads of play (a table, a deal's moves and header): the session's when it
+    has a transaction (a write in progress, or what the request has read through the ORM), else one of
+    the pool's in autocommit, held for the block. A table is read in one statement, which sees one moment
+    of the database on its own, so a transaction around it buys nothing. A block nested in this one gets
+    the same connection; nothing in the block writes (a write takes the session's connection, and this
+    thread would hold two)."""
+    held = _reading.get()
+    if held is not None:
+        yield held
+        return
+    session = db.session()
+    if session.in_transaction():
+        yield session.connection()
+        return
+    with autocommit(db.engine) as connection:
+        token = _reading.set(connection)
+        try:
+            yield connection
+        finally:
+            _reading.reset(token)

@@ -73,8 +73,8 @@ def playing(deal) -> Iterator[Game]:
     up from the log when it is behind (one query), used as it is when level (none). One that is ahead (a
     thread of this process moved since the caller read the table) is not the caller's: a game is rebuilt
     to the caller's count. An ORM deal (the rarer paths) gets every move the log holds."""
-    db.session.connection()  # from the pool (which may be busy) before the lock, never while holding it
-    with _stripes[hash(key_of(deal)) % len(_stripes)]:
+    # The connection comes from the pool (which may be busy) before the lock, never while holding it.
+    with fast.reading(), _stripes[hash(key_of(deal)) % len(_stripes)]:
         yield _game_at(deal, getattr(deal, "move_count", None))
 
 
@@ -96,10 +96,11 @@ def _game_at(deal, count: int | None) -> Game:
 
 def _catch_up(deal, game: Game, count: int | None) -> None:
     params = {"deal_id": deal.id, "seen": len(game.moves)}
-    if count is None:
-        rows = fast.rows(db.session.connection(), NEW_MOVES, params)
-    else:
-        rows = fast.rows(db.session.connection(), MOVES_UP_TO, {**params, "count": count})
+    with fast.reading() as connection:
+        if count is None:
+            rows = fast.rows(connection, NEW_MOVES, params)
+        else:
+            rows = fast.rows(connection, MOVES_UP_TO, {**params, "count": count})
     for seq, data_json in rows:
         if seq != len(game.moves):
             evict(deal)

@@ -46,12 +46,9 @@ def poll_reader(app) -> Callable[[str], list]:
     statement. On PostgreSQL it runs in autocommit: one round trip, no transaction around it."""
     with app.app_context():
         engine = db.engine
-    autocommit = engine.dialect.name != "sqlite"
 
     def rows(code: str) -> list:
-        with engine.connect() as connection:
-            if autocommit:
-                connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+        with fast.autocommit(engine) as connection:
             return fast.rows(connection, VERSION_AND_SEATS, {"code": code})
 
     return rows

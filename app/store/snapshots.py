@@ -1,4 +1,4 @@
-"""A table as one read saw it: plain, frozen values from two Core queries, no ORM instances.
+"""A table as one read saw it: plain, frozen values from one Core query, no ORM instances.
 
 Every read of a table for play goes through here (the store's `read`): loading a table, its seats and
 its deals as ORM instances cost about 1.5 ms a request, most of a poll's work (bench/load.py). Snapshots
@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, select
+from sqlalchemy import bindparam, case, func, literal_column, null, select, union_all
 
-from ..db import db
 from . import fast
 from ..models import Deal, DealMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
 
 TABLES, SEATS, DEALS = Table.__table__, Seat.__table__, Deal.__table__
+HEADER = select(DEALS.c.header_json).where(DEALS.c.id == bindparam("id"))
 DEAL_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the cards as dealt: see header_json
 
 
@@ -61,7 +61,8 @@ class DealSnapshot(DealMixin):
     @cached_property
     def header_json(self) -> str:
         """The record header (the cards as dealt), read when first needed (only a process that builds the deal's game needs it)."""
-        return db.session.connection().execute(select(DEALS.c.header_json).where(DEALS.c.id == self.id)).scalar_one()
+        with fast.reading() as connection:
+            return fast.scalar(connection, HEADER, {"id": self.id})
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -111,46 +112,46 @@ def _parsed(result_json: str) -> dict[str, Any]:
     return json.loads(result_json)
 
 
-def _labelled(table, prefix: str, names) -> list:
-    return [table.c[name].label(prefix + name) for name in names]
-
-
 TABLE_FIELDS = [c.name for c in TABLES.c]
 SEAT_FIELDS = [c.name for c in SEATS.c]
-TABLE_AND_SEATS = (select(*_labelled(TABLES, "t_", TABLE_FIELDS), *_labelled(SEATS, "s_", SEAT_FIELDS))
-                   .outerjoin(SEATS, SEATS.c.table_id == TABLES.c.id).order_by(SEATS.c.position))
-BY_CODE = TABLE_AND_SEATS.where(TABLES.c.code == bindparam("key"))
-BY_ID = TABLE_AND_SEATS.where(TABLES.c.id == bindparam("key"))
 MOVES = MoveRow.__table__
 # The moves of the deal in play (an index-only count); None for a finished deal, whose log is complete:
 # it never changes again (and a match's twenty finished deals are not counted on every read).
 MOVE_COUNT = case((DEALS.c.result_json.is_(None),
                    select(func.count()).where(MOVES.c.deal_id == DEALS.c.id).scalar_subquery()), else_=None)
-# Each deal row also carries the table's version as this statement saw it: on PostgreSQL (READ COMMITTED)
-# each statement sees the database as it is when it starts, so a move committed between the table's read
-# and this one would give the table's old version with the new move's count (a state whose game is one
-# move ahead of its version: the screen's next move refused as stale). The read is then made again.
-VERSION_NOW = select(TABLES.c.version).where(TABLES.c.id == DEALS.c.table_id).scalar_subquery()
-DEALS_OF = select(*(DEALS.c[name] for name in DEAL_COLUMNS), MOVE_COUNT, VERSION_NOW) \
-    .where(DEALS.c.table_id == bindparam("table_id")).order_by(DEALS.c.number)
-READ_TRIES = 5
 
+
+def _one_statement(table_is):
+    """The table, its seats and its deals in one statement: a row per seat (the table's columns, then the
+    seat's), then a row per deal, each padded with NULLs where the other kind has columns.
+
+    One statement sees one moment of the database on both engines (PostgreSQL, READ COMMITTED, gives each
+    statement its own view: two statements could see a move committed between them, a version one behind
+    its game), and costs one round trip instead of two."""
+    kind, order = literal_column("0").label("kind"), SEATS.c.position.label("sort")
+    table_rows = (select(kind, order, *TABLES.c, *SEATS.c, *[null()] * (len(DEAL_COLUMNS) + 1))
+                  .select_from(TABLES.outerjoin(SEATS, SEATS.c.table_id == TABLES.c.id)).where(table_is))
+    deal_rows = (select(literal_column("1"), DEALS.c.number, *[null()] * (len(TABLE_FIELDS) + len(SEAT_FIELDS)),
+                        *(DEALS.c[name] for name in DEAL_COLUMNS), MOVE_COUNT)
+                 .select_from(DEALS.join(TABLES, TABLES.c.id == DEALS.c.table_id)).where(table_is))
+    return union_all(table_rows, deal_rows).order_by(literal_column("kind"), literal_column("sort"))
+
+
+BY_CODE = _one_statement(TABLES.c.code == bindparam("key"))
+BY_ID = _one_statement(TABLES.c.id == bindparam("key"))
+SEAT_AT, DEAL_AT = 2 + len(TABLE_FIELDS), 2 + len(TABLE_FIELDS) + len(SEAT_FIELDS)
 
 
 def _read(statement, key) -> TableSnapshot | None:
-    connection = db.session.connection()
-    for _ in range(READ_TRIES):
+    with fast.reading() as connection:
         rows = fast.rows(connection, statement, {"key": key})
-        if not rows:
-            return None
-        split = len(TABLE_FIELDS)  # each row: the table's columns, then one seat's (in the models' order)
-        seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[split:]))) for row in rows if row[split] is not None)
-        table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][:split])), seats=seats)
-        deals = fast.rows(connection, DEALS_OF, {"table_id": table.id})
-        if all(row[-1] == table.version for row in deals):
-            break  # (else a change came between the two statements: read both again)
+    if not rows or rows[0][0] != 0:
+        return None
+    seats = tuple(SeatSnapshot(**dict(zip(SEAT_FIELDS, row[SEAT_AT:DEAL_AT])))
+                  for row in rows if row[0] == 0 and row[SEAT_AT] is not None)
+    table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][2:SEAT_AT])), seats=seats)
     # (the one write to a frozen snapshot: its deals point back at it, as the ORM's do)
-    object.__setattr__(table, "deals", tuple(DealSnapshot(*row[:-1], table=table) for row in deals))
+    object.__setattr__(table, "deals", tuple(DealSnapshot(*row[DEAL_AT:], table=table) for row in rows if row[0] == 1))
     return table
 
 
