@@ -10,3 +10,9 @@ def create_app(test_config: dict | None = None):
     from .factory import create_app as _create_app
 
     return _create_app(test_config)
+
+
+def create_served_app(config: dict | None = None):
+    from .factory import create_served_app as _create_served_app
+
+    return _create_served_app(config)

@@ -171,7 +171,7 @@ def _exec_server(host: str, port: int, workers: int, threads: int, access_log: b
             "--blocking-threads", str(threads), "--http", "1", "--no-ws", "--factory",
             # a worker that dies is started again; on SIGTERM a busy one gets 10 s to finish
             "--respawn-failed-workers", "--workers-kill-timeout", "10",
-            *(["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if access_log else []), "app:create_app"]
+            *(["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if access_log else []), "app:create_served_app"]
     os.execve(granian, args, server_environment(os.environ))
 
 

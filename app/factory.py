@@ -1,6 +1,7 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -96,4 +97,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         # each student's address, not the proxy's, and links and secure cookies see https.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     security.register(app)  # outermost: every response carries the security headers, the play door's answers too
+    return app
+
+
+def create_served_app(config: dict | None = None) -> Flask:
+    """The app as each worker of `authors serve` runs it: built, then every object it holds set aside from
+    the garbage collector (gc.freeze). They live as long as the worker, and each full collection would
+    walk them all again (bench/move_instructions.py, which builds its app here too). Not in create_app: a
+    process that builds many apps (the tests) must have the old ones collected."""
+    app = create_app(config)
+    gc.freeze()
     return app

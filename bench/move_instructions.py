@@ -101,7 +101,12 @@ def logged_in_teacher(app) -> Browser:
 
 
 def make_app(database: str, work: Path):
-    from app.factory import create_app
+    """The app as a worker of `authors serve` builds it (app.factory.create_served_app, where a revision
+    has it)."""
+    try:
+        from app.factory import create_served_app as create_app
+    except ImportError:  # (a revision from before it)
+        from app.factory import create_app
 
     url = f"sqlite:///{work / 'bench.db'}" if database == "sqlite" else database
     os.environ["AUTHORS_INSTANCE_PATH"] = str(work / "instance")

@@ -1,6 +1,7 @@
 """What a request does once: the session cookie verified once (the play door hands what it decoded to
 Flask; a cookie seen before is not verified again), the seats a browser holds found once per read of the
-table; and the access log line of `authors serve`. Costs themselves are bench/load.py's."""
+table; the access log line of `authors serve`, and the app its workers build. Costs themselves are
+bench/load.py's."""
 from __future__ import annotations
 
 import logging
@@ -121,3 +122,33 @@ def test_the_access_log_line_names_the_client_the_request_and_its_status():
         access_logger.removeHandler(handler)
         access_logger.setLevel(level)
     assert re.fullmatch(r'10\.0\.0\.7 - - \[[^]]+\] "GET /api/tables/ABC HTTP/1\.1" 503 1\d\.\dms', lines[0]), lines
+
+
+def test_a_served_worker_sets_its_app_aside_from_the_garbage_collector(tmp_path):
+    """Each worker of `authors serve` builds its app with create_served_app, which freezes what the app
+    holds (gc.freeze): a full collection then walks only what requests made since. create_app does not."""
+    import gc
+
+    from app import create_app, create_served_app
+
+    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'served.sqlite3'}"}
+    def collected(thing) -> bool:  # (a frozen object is in no generation the collector walks)
+        return any(found is thing for found in gc.get_objects())
+
+    gc.unfreeze()
+    try:
+        plain = create_app(config)
+        assert gc.get_freeze_count() == 0 and collected(plain.url_map)
+        served = create_served_app(config)
+        assert gc.get_freeze_count() > 0 and not collected(served.url_map) and not collected(served.view_functions)
+    finally:
+        gc.unfreeze()
+
+
+def test_authors_serve_runs_the_served_app(monkeypatch):
+    from app import cli
+
+    ran = {}
+    monkeypatch.setattr(cli.os, "execve", lambda path, args, env: ran.update(args=args))
+    cli._exec_server("127.0.0.1", 0, 1, 1, access_log=False)
+    assert ran["args"][-1] == "app:create_served_app"
