@@ -78,8 +78,9 @@ def cli() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--prod", is_flag=True, help="Serve with granian for a school or district (needs SECRET_KEY).")
-@click.option("--workers", type=int, default=None, help="Worker processes (default: 2 per CPU core).")
-# 2 threads: on 2 cores, 4 workers x 2 threads served the most moves of 4x1 ... 8x2 (bench/load.py, README)
+@click.option("--workers", type=int, default=None, help="Worker processes (default: 1 per CPU core).")
+# On 2 cores, 2 workers x 2 threads cost 0.85-0.93x the CPU a move of 4x2 and served more moves at the
+# machine's limit: a worker kept busier keeps its caches warm (bench/load.py side by side, README)
 @click.option("--threads", type=int, default=2, show_default=True, help="Threads per worker that run the app.")
 @click.option("--class", "classroom", is_flag=True,
               help="Serve the class from this computer (make run): granian on every network interface, the "
@@ -91,7 +92,7 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, c
         _serve_classroom(host if host != "127.0.0.1" else "0.0.0.0", port, workers or 2, threads)
         return
     if prod:
-        _serve_production(host, port, workers or 2 * (os.cpu_count() or 1), threads)
+        _serve_production(host, port, workers or (os.cpu_count() or 1), threads)
         return
     from werkzeug.serving import run_simple
 

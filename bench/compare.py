@@ -1,7 +1,7 @@
 """Two versions of the app side by side: the server CPU a move costs each, under the same load at the same time.
 
     .venv/bin/python bench/compare.py REV [OTHER] [--tables 10] [--seconds 30] [--rounds 3]
-                                      [--database sqlite|postgres] [--json FILE]
+                                      [--database sqlite|postgres] [--layouts 4x2,2x2] [--json FILE]
 
 bench/load.py's CPU per move drifts with this shared machine by a third within minutes (its
 `machine_speed_ms`), more than most changes it is asked to judge: two runs one after the other compare
@@ -10,7 +10,9 @@ temporary worktree; OTHER defaults to this working tree) is served by its own `a
 its own database, and bench/load.py plays `--tables` tables against each at the same time: whatever the
 machine does in those seconds weighs on both. On PostgreSQL each run counts the database server's
 processes serving its own database (`--own-database-cpu`). Every round prints both figures and their
-ratio; the ratios' median is the comparison. Loopback only; every loop is bounded in time.
+ratio; the ratios' median is the comparison. Both are served with bench/load.py's default workers and
+threads, or each with its own (`--layouts`: REV's and OTHER's, workers x threads: each version at the
+default of its day, say). Loopback only; every loop is bounded in time.
 """
 from __future__ import annotations
 
@@ -49,7 +51,10 @@ def one_round(trees: dict[str, Path], args, scratch: Path, number: int) -> dict[
     runs = {}
     for side, tree in trees.items():
         out = scratch / f"{side}-{number}.json"
+        layout = dict(zip("ab", args.layouts.split(","))).get(side) if args.layouts else None
+        workers, _, threads = layout.partition("x") if layout else ("", "", "")
         command = [sys.executable, str(ROOT / "bench" / "load.py"), "--app", str(tree), "--tables", str(args.tables),
+                   *(["--workers", workers, "--threads", threads] if layout else []),
                    "--think", "0", "--seconds", str(args.seconds), "--poll-seconds", "3",
                    "--database", DATABASES[args.database](side), "--own-database-cpu", "--json", str(out)]
         runs[side] = (subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True), out)
@@ -70,6 +75,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--layouts", help="REV's and OTHER's workers x threads, e.g. 4x2,2x2 (default: load.py's)")
     parser.add_argument("--json", help="write the figures to this file too")
     args = parser.parse_args()
 

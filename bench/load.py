@@ -360,7 +360,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--warmup", type=float, default=10)
     parser.add_argument("--database", default="sqlite", help="sqlite, postgres, or a DATABASE_URL")
-    parser.add_argument("--workers", type=int, default=None, help="server workers (default: 2 per core)")
+    parser.add_argument("--workers", type=int, default=None, help="server workers (default: 1 per core, as authors serve)")
     parser.add_argument("--threads", type=int, default=2, help="threads per worker (authors serve's default)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a student takes to choose a move (0: moves the moment the turn is seen)")
@@ -379,7 +379,7 @@ def main() -> None:
     else:
         url = POSTGRES if args.database == "postgres" else args.database
         reset_postgres(url)
-    workers = args.workers or 2 * (os.cpu_count() or 1)
+    workers = args.workers or (os.cpu_count() or 1)
     server = Server(url, work / "instance", workers=workers, threads=args.threads, root=args.app.resolve(),
                     env={"AUTHORS_HAND_PAUSE_SECONDS": "1", "AUTHORS_BOT_PACE_SECONDS": "1"}).start(60)
     own = url if args.own_database_cpu and args.database != "sqlite" else None
