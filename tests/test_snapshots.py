@@ -24,13 +24,19 @@ def test_every_column_of_the_models_is_a_field_of_the_snapshots():
     assert "header_json" not in snapshots.DEAL_COLUMNS  # read on demand (a cached property)
 
 
-def test_a_snapshot_reads_what_the_orm_reads(app):
+def started_for_two(app) -> str:
+    """A table of Anna and Boris, started; its code."""
     for_play(app)
     teacher = teacher_client(app)
     code = open_table(teacher)
     seat_student(app, code, "Anna")
     seat_student(app, code, "Boris")
     assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    return code
+
+
+def test_a_snapshot_reads_what_the_orm_reads(app):
+    code = started_for_two(app)
     with app.app_context():
         row = Table.query.filter_by(code=code).one()
         snap = tables.read(code.lower())
@@ -115,12 +121,7 @@ def test_a_read_for_play_opens_no_transaction_and_a_write_reads_in_its_own(app):
     from app import store
     from app.store import fast
 
-    for_play(app)
-    teacher = teacher_client(app)
-    code = open_table(teacher)
-    seat_student(app, code, "Anna")
-    seat_student(app, code, "Boris")
-    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    code = started_for_two(app)
     with app.app_context():
         statements = []
         event.listen(db.engine, "before_cursor_execute", lambda *args: statements.append(args[2].split()[0]))
