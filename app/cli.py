@@ -79,8 +79,8 @@ def cli() -> None:
 @click.option("--port", default=5000, show_default=True, type=int)
 @click.option("--prod", is_flag=True, help="Serve with granian for a school or district (needs SECRET_KEY).")
 @click.option("--workers", type=int, default=None, help="Worker processes (default: 1 per CPU core).")
-# On 2 cores, 2 workers x 2 threads cost 0.85-0.93x the CPU a move of 4x2 and served more moves at the
-# machine's limit: a worker kept busier keeps its caches warm (bench/load.py side by side, README)
+# On 2 cores, 2 workers x 2 threads cost 0.85-0.99x the CPU a move of 4x2 and served more moves at the
+# machine's limit: a worker kept busier keeps its caches warm (bench/compare.py --layouts, README)
 @click.option("--threads", type=int, default=2, show_default=True, help="Threads per worker that run the app.")
 @click.option("--class", "classroom", is_flag=True,
               help="Serve the class from this computer (make run): granian on every network interface, the "
