@@ -1,7 +1,8 @@
 """The HTTP server of `authors serve` (granian) holds the limits a class needs: headers and addresses past
-its limits (about 400 KB of headers, 100 fields, an address of 64 KB) are refused with 4xx, a body over MAX_CONTENT_LENGTH is a 413 while it is still being sent
-(chunked, with no length), a body that arrives in pieces is read whole, phones that send slowly hold no
-thread of the app, and a busy port is a sentence. A real server on a free loopback port."""
+its limits (about 400 KB of headers, 100 fields, an address of 64 KB) are refused with 4xx, a body over
+MAX_CONTENT_LENGTH is a 413 while it is still being sent (chunked, with no length), a body that arrives
+in pieces is read whole, phones that send slowly hold no thread of the app, and a busy port is a
+sentence. A real server on a free loopback port."""
 from __future__ import annotations
 
 import json

@@ -60,7 +60,7 @@ def test_a_snapshot_reads_what_the_orm_reads(app):
         assert snapshots.by_code("ZZZZZZ") is None
 
 
-def test_a_move_committed_between_a_snapshots_two_reads_never_leaves_its_version_behind_its_game(app, monkeypatch):
+def test_a_move_committed_during_a_snapshots_read_never_leaves_its_version_behind_its_game(app, monkeypatch):
     # On PostgreSQL each statement sees the database as it is when it starts: a move committed by another
     # process between the table's read and the deals' would give the old version with the new move count
     # (a screen whose next move is then refused as stale). The table, its seats and its deals are read
