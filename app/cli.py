@@ -157,6 +157,8 @@ def _exec_server(host: str, port: int, workers: int, threads: int, access_log: b
     import shutil
     import socket
 
+    from .serving import THREADS
+
     granian = shutil.which("granian", path=os.path.dirname(sys.executable)) or shutil.which("granian")
     if granian is None:
         click.echo("authors serve: granian is not installed (pip install granian)", err=True)
@@ -168,12 +170,15 @@ def _exec_server(host: str, port: int, workers: int, threads: int, access_log: b
         click.echo(f"authors serve: cannot listen on {host}:{port} ({exc.strerror}): is the class already being "
                    "served? Stop the other server, or choose another port with --port.", err=True)
         sys.exit(1)
-    args = [granian, "--interface", "wsgi", "--host", host, "--port", str(port), "--workers", str(workers),
-            "--blocking-threads", str(threads), "--http", "1", "--no-ws", "--factory",
+    # ASGI, so that a request's body is read whole on the worker's event loop before an app thread takes it
+    # (app/serving.py); the app's threads are a2wsgi's, `threads` of them.
+    args = [granian, "--interface", "asgi", "--host", host, "--port", str(port), "--workers", str(workers),
+            "--http", "1", "--no-ws", "--factory",
             # a worker that dies is started again; on SIGTERM a busy one gets 10 s to finish
             "--respawn-failed-workers", "--workers-kill-timeout", "10",
-            *(["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if access_log else []), "app:create_served_app"]
-    os.execve(granian, args, server_environment(os.environ))
+            *(["--access-log", "--access-log-fmt", ACCESS_LOG_FORMAT] if access_log else []),
+            "app.serving:create_served_asgi"]
+    os.execve(granian, args, {**server_environment(os.environ), THREADS: str(threads)})
 
 
 def server_environment(environment) -> dict[str, str]:

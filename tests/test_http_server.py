@@ -120,3 +120,70 @@ def test_variables_named_like_request_headers_stay_out_of_the_servers_environmen
     kept = server_environment({"HTTP_PROXY": "http://proxy:3128", "HTTP_X_FORWARDED_FOR": "6.6.6.6",
                                "http_proxy": "http://proxy:3128", "SECRET_KEY": "k", "PATH": "/usr/bin"})
     assert kept == {"http_proxy": "http://proxy:3128", "SECRET_KEY": "k", "PATH": "/usr/bin"}
+
+
+def test_fifty_unfinished_bodies_leave_a_seated_students_polls_answered(tmp_path):
+    """50 connections that declare a body and send one byte of it (to /login, a move, the join form) hold
+    no thread of the app: a seated student's polls (a worker of 2 threads) are each answered in under
+    200 ms while they wait, and each unfinished body is answered 408 once its pieces stop coming."""
+    server = Server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path / "instance", workers=1, threads=2).start()
+    slow: list[socket.socket] = []
+    try:
+        teacher = Browser(server.port)
+        code = teacher.open_table({"rules": "standard", "seats": [{"kind": "human"}] + [{"kind": "computer"}] * 2})
+        student = Browser(server.port)
+        status, joined = student.json("POST", f"/api/tables/{code}/join", {"name": "Ada"})
+        assert status in (200, 201), joined
+        for number in range(50):
+            path = (b"/login", b"/api/tables/%s/moves" % code.encode(), b"/join")[number % 3]
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+            sock.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                         b"Content-Length: 1000\r\n\r\nc" % path)
+            slow.append(sock)
+        waits = []
+        for _ in range(10):
+            started = time.perf_counter()
+            status, state = student.json("GET", f"/api/tables/{code}")
+            waits.append(time.perf_counter() - started)
+            assert status == 200 and state["status"] == "lobby", state
+            time.sleep(0.05)
+        assert max(waits) < 0.2, waits
+        answers = [sock.recv(4096).split(b"\r\n", 1)[0] for sock in slow]
+        assert set(answers) == {b"HTTP/1.1 408 Request Timeout"}, set(answers)
+    finally:
+        for sock in slow:
+            sock.close()
+        server.stop()
+
+
+def test_a_body_that_stops_coming_is_answered_408_in_the_readers_language(server):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+        sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept-Language: fr"
+                     b"\r\nContent-Length: 100\r\n\r\n{\"seats\"")
+        started = time.perf_counter()
+        answer = sock.recv(65536)
+        waited = time.perf_counter() - started
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), head
+    assert 1.5 < waited < 5, waited  # 2 s without a piece of it
+    error = json.loads(body)["error"]
+    assert error["code"] == "request-timeout" and "rien n'a été changé" in error["message"], error
+
+
+def test_a_body_sent_slowly_past_the_whole_deadline_is_refused(server):
+    """A piece every second (never 2 s apart) but the whole body still not there after 10 s: 408."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+        started = time.perf_counter()
+        sock.settimeout(1)
+        answer = b""
+        while not answer and time.perf_counter() - started < 20:
+            try:
+                sock.sendall(b"a")
+                answer = sock.recv(4096)
+            except socket.timeout:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                break
+    assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert 9 < time.perf_counter() - started < 13

@@ -149,6 +149,8 @@ def test_authors_serve_runs_the_served_app(monkeypatch):
     from app import cli
 
     ran = {}
-    monkeypatch.setattr(cli.os, "execve", lambda path, args, env: ran.update(args=args))
-    cli._exec_server("127.0.0.1", 0, 1, 1, access_log=False)
-    assert ran["args"][-1] == "app:create_served_app"
+    monkeypatch.setattr(cli.os, "execve", lambda path, args, env: ran.update(args=args, env=env))
+    cli._exec_server("127.0.0.1", 0, 1, 3, access_log=False)
+    # (the ASGI front builds its Flask app with create_served_app: app/serving.py)
+    assert ran["args"][-1] == "app.serving:create_served_asgi" and "asgi" in ran["args"]
+    assert ran["env"]["AUTHORS_SERVER_THREADS"] == "3"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestTimeout
 
 from ..decks.errors import N_
 
 TITLES = {
     400: N_("Bad request"), 401: N_("Log in first"), 403: N_("Forbidden"), 404: N_("Not found"),
-    405: N_("Method not allowed"), 409: N_("Conflict"), 413: N_("Too large"), 415: N_("Unsupported file type"),
+    405: N_("Method not allowed"), 408: N_("Too slow"), 409: N_("Conflict"), 413: N_("Too large"), 415: N_("Unsupported file type"),
     422: N_("Cannot be processed"), 429: N_("Too many requests"), 500: N_("Server error"),
     503: N_("Service unavailable"),
 }
@@ -19,6 +19,7 @@ PLAIN = {
     400: N_("The server could not understand this request."),
     404: N_("There is nothing at this address; check it, or start again from the deck library."),
     405: N_("This address does not answer this kind of request."),
+    408: N_("What was sent did not arrive in time (the network may be slow): nothing was changed. Try again."),
     413: N_("What was sent is too large."),
     429: N_("Too many requests in a short time: wait a little and try again."),
     500: N_("Something went wrong on the server. Try again; if it happens again, tell whoever runs this server."),
@@ -26,7 +27,19 @@ PLAIN = {
 }
 
 
+# The server's mark, in the ASGI scope, of a request whose body did not arrive in time (app/serving.py):
+# it reaches the app with no body, to be refused before anything reads one.
+BODY_TIMED_OUT = "authors.body_timed_out"
+
+
+def refuse_bodies_that_did_not_arrive() -> None:
+    if request.environ.get("asgi.scope", {}).get(BODY_TIMED_OUT):
+        raise RequestTimeout()
+
+
 def register(app: Flask) -> None:
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_bodies_that_did_not_arrive)
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         message = exc.description or exc.name

@@ -36,6 +36,7 @@ from ..services import deals, moves, schemas
 from ..services.errors import ServiceError
 from ..store.codes import is_valid_code, normalize_code
 from . import api, csrf, seating
+from .errors import BODY_TIMED_OUT
 from .json_provider import OPTIONS
 from .polling import CHECKED, SEEN
 from .sessions import DECODED, CookieSessions
@@ -70,7 +71,7 @@ class PlayDoor:
 
     def __call__(self, environ, start_response):
         method = environ.get("REQUEST_METHOD")
-        if method in ("GET", "POST"):
+        if method in ("GET", "POST") and not environ.get("asgi.scope", {}).get(BODY_TIMED_OUT):
             endpoint, code = self._route(environ, method)
             if endpoint == STATE or endpoint == MOVE:
                 try:
