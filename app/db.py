@@ -14,20 +14,29 @@ mode, so readers never wait for the writer and the writer never waits for reader
 """
 from __future__ import annotations
 
+import contextvars
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event, inspect, select, text
-from sqlalchemy.exc import DBAPIError, DisconnectionError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
 from sqlalchemy.engine import Engine
 
 WRITE = "authors_write"          # the execution option that marks a write transaction
 AUTOCOMMIT = "authors_autocommit"  # ... and a SQLite connection whose statements are each their own (no BEGIN)
-LOCK_TIMEOUT_MS = 10_000  # how long a writer waits for the write lock (SQLite) or a table's lock
-                          # (PostgreSQL) before giving up with a 503: config DATABASE_LOCK_TIMEOUT_MS
+LOCK_TIMEOUT_MS = 3_500  # how long a writer waits for the write lock (SQLite) or a table's lock
+                         # (PostgreSQL) before giving up with a 503: config DATABASE_LOCK_TIMEOUT_MS
+# A PostgreSQL server that stops answering (no refusal, just silence: a dead host, a cut network) is given
+# up on: a connection after CONNECT_SECONDS, a statement's answer after ANSWER_SECONDS (the connection is
+# then closed: its state is unknown), so a request gets its 503 within 5 s; and for SILENCE_SECONDS after
+# that, every request that needs the database gets its 503 at once, so that a class's polls do not queue
+# behind each other's waits. Then the next request tries again: the app recovers by itself.
+CONNECT_SECONDS = 2        # (libpq's least) config DATABASE_CONNECT_SECONDS
+ANSWER_SECONDS = 4.0       # config DATABASE_ANSWER_SECONDS
+SILENCE_SECONDS = 3.0      # config DATABASE_SILENCE_SECONDS
 
 
 class Database(SQLAlchemy):
@@ -39,7 +48,8 @@ class Database(SQLAlchemy):
             # and a writer waits for a table's lock as long as a SQLite writer waits for its file.
             options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
             connect_args = dict(options.get("connect_args") or {})
-            connect_args.setdefault("connect_timeout", 5)
+            connect_args.setdefault("connect_timeout", int(app.config.get("DATABASE_CONNECT_SECONDS",
+                                                                          CONNECT_SECONDS)))
             connect_args.setdefault("options", f"-c lock_timeout={lock_timeout}")
             options["connect_args"] = connect_args
             # Not a ping before every use (a round trip per request, ~8% of a poll's cost): only a
@@ -56,17 +66,89 @@ class Database(SQLAlchemy):
                 if engine.dialect.name == "sqlite":
                     _serialize_sqlite(engine, lock_timeout, app.config.get("SQLITE_SYNCHRONOUS", "FULL"))
                 else:
-                    _ping_after_idle(engine, float(app.config.get("DATABASE_IDLE_PING_SECONDS", IDLE_PING_SECONDS)))
+                    silence = Silence(float(app.config.get("DATABASE_SILENCE_SECONDS", SILENCE_SECONDS)))
+                    _give_up_on_silence(engine, silence, float(app.config.get("DATABASE_ANSWER_SECONDS",
+                                                                              ANSWER_SECONDS)))
+                    _ping_after_idle(engine, float(app.config.get("DATABASE_IDLE_PING_SECONDS", IDLE_PING_SECONDS)),
+                                     silence)
 
 
 IDLE_PING_SECONDS = 5.0
 
 
-def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
-    """A pooled connection that waited longer than idle_seconds is pinged before use; one that fails is
-    replaced (DisconnectionError: the pool connects afresh). Busy connections go straight to work, and a
-    connection that died while busy fails its request with a 503 (guard.py), which marks the whole pool
-    stale, so the next request connects afresh."""
+class DatabaseSilent(Exception):
+    """The database server did not answer in time (the driver's error that SQLAlchemy wraps)."""
+
+
+class Silence:
+    """When the database last failed to answer: until `until`, nobody waits for it again."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.until = seconds, 0.0
+
+    def begin(self) -> None:
+        self.until = time.monotonic() + self.seconds
+
+    def check(self) -> None:
+        if time.monotonic() < self.until:
+            raise OperationalError(None, None, DatabaseSilent("the database did not answer a moment ago"))
+
+
+# Set while the schema is prepared (migrations, and waiting for another process's): those may take long.
+_patient: contextvars.ContextVar[bool] = contextvars.ContextVar("authors_db_patient", default=False)
+
+
+@contextmanager
+def patiently() -> Iterator[None]:
+    """No answer deadline for the statements inside (the schema's preparation)."""
+    token = _patient.set(True)
+    try:
+        yield
+    finally:
+        _patient.reset(token)
+
+
+def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float) -> None:
+    """psycopg connections whose every wait for the server has a deadline (see ANSWER_SECONDS)."""
+    import psycopg
+
+    # psycopg raises its internal _WaitTimeout when a wait's deadline passes; it asks its callers to
+    # handle it, which is done here (it becomes DatabaseSilent, a driver error SQLAlchemy wraps).
+    wait_timeout: type[Exception] = getattr(psycopg.errors, "_WaitTimeout", psycopg.OperationalError)
+
+    class DeadlineConnection(psycopg.Connection):  # type: ignore[type-arg]
+        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            if timeout is not None or _patient.get():
+                return super().wait(gen, interval, timeout)
+            try:
+                return super().wait(gen, interval, self._answer_seconds)
+            except wait_timeout as exc:
+                self.pgconn.finish()  # what the server did with the statement is unknown: never reuse it
+                silence.begin()
+                raise psycopg.OperationalError(
+                    f"the database did not answer within {self._answer_seconds:g} s") from exc
+
+        _answer_seconds = answer_seconds
+
+    @event.listens_for(engine, "do_connect")
+    def connect(dialect, connection_record, cargs, cparams):
+        silence.check()
+        started = time.monotonic()
+        try:
+            return DeadlineConnection.connect(*cargs, **cparams)
+        except psycopg.OperationalError:
+            if time.monotonic() - started >= float(cparams.get("connect_timeout") or CONNECT_SECONDS):
+                silence.begin()  # not refused: no answer at all
+            raise
+
+    engine.dialect.authors_silence = silence  # type: ignore[attr-defined]
+
+
+def _ping_after_idle(engine: Engine, idle_seconds: float, silence: Silence) -> None:
+    """A pooled connection that waited longer than idle_seconds is pinged before use; one that fails is replaced (DisconnectionError: the pool connects afresh).
+    Busy connections go straight to work, and a connection that died while busy fails its request with
+    a 503 (guard.py), which marks the whole pool stale, so the next request connects afresh. While the
+    database is silent (Silence) no connection is handed out: the request gets its 503 at once."""
 
     @event.listens_for(engine, "checkin")
     def on_checkin(dbapi_connection, record):
@@ -74,6 +156,7 @@ def _ping_after_idle(engine: Engine, idle_seconds: float) -> None:
 
     @event.listens_for(engine, "checkout")
     def on_checkout(dbapi_connection, record, proxy):
+        silence.check()
         since = record.info.get("idle_since")
         if since is None or time.monotonic() - since < idle_seconds:
             return

@@ -13,7 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .config import from_environment
 from . import i18n
-from .db import db, schema_lock
+from .db import db, patiently, schema_lock
 from .services.deals import DEFAULTS as PLAY_DEFAULTS
 
 
@@ -28,7 +28,7 @@ def prepare_schema(app: Flask) -> None:
     if app.testing and not app.config.get("USE_MIGRATIONS"):
         db.create_all()
         return
-    with schema_lock(db.engine):  # servers started together: one migrates, the others then find it done
+    with patiently(), schema_lock(db.engine):  # servers started together: one migrates, the others wait
         tables = set(inspect(db.engine).get_table_names())
         if tables and "alembic_version" not in tables:
             # Made by create_all (a test, or a build from before migrations): it is the baseline schema.

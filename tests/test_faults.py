@@ -103,6 +103,29 @@ def test_a_server_killed_mid_hand_goes_on_from_the_last_committed_move(tmp_path)
     assert len(after) > len(before)
 
 
+def test_a_write_waits_for_a_locked_sqlite_database_no_longer_than_5_s_by_default(tmp_path, monkeypatch):
+    """With the default lock wait, a move that finds the database held by another writer gets its 503
+    within 5 s (and after more than a moment's wait: a busy class's writers queue briefly, not fail)."""
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    database = tmp_path / "locked.sqlite3"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "BOT_PACE_SECONDS": 0,
+                      "HAND_PAUSE_SECONDS": 0})
+    app.test_client_class = CSRFClient
+    code = open_table(teacher_client(app))
+    blocker = sqlite3.connect(database, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.perf_counter()
+        joined = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Boris"})
+        waited = time.perf_counter() - started
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert joined.status_code == 503 and 1 < waited < 5, (joined.status_code, waited)
+    with app.app_context():
+        db.engine.dispose()
+
+
 # ----------------------------------------------------------------------------------------------------
 # SQLite: a database held locked by someone else (a backup, a stuck process)
 # ----------------------------------------------------------------------------------------------------
@@ -159,6 +182,7 @@ class Proxy:
         self.listener: socket.socket | None = None
         self.sockets: list[socket.socket] = []
         self.lock = threading.Lock()
+        self.silent = threading.Event()
 
     def start(self) -> "Proxy":
         listener = socket.socket()
@@ -176,6 +200,10 @@ class Proxy:
                 client, _ = listener.accept()
             except OSError:
                 return
+            if self.silent.is_set():  # taken, and never answered
+                with self.lock:
+                    self.sockets.append(client)
+                continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
             except OSError:
@@ -186,14 +214,14 @@ class Proxy:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source, sink):
+    def _pipe(self, source, sink):
         try:
             while True:
                 data = source.recv(65536)
                 if not data:
                     break
-                sink.sendall(data)
+                if not self.silent.is_set():  # (silent: read, so the sender's system sees it taken, and dropped)
+                    sink.sendall(data)
         except OSError:
             pass
         finally:
@@ -202,6 +230,14 @@ class Proxy:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def go_silent(self) -> None:
+        """The database stops answering, with no refusal: what is sent is taken and never answered, and
+        a new connection is accepted and never answered (a host that hangs, a network that drops)."""
+        self.silent.set()
+
+    def speak_again(self) -> None:
+        self.silent.clear()
 
     def cut(self) -> None:
         """The database is unreachable: no new connection, and every open one is dropped."""
@@ -270,6 +306,106 @@ def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, 
     finally:
         proxy.cut()
         _close_and_drop(app)
+
+
+@pytest.mark.database
+@pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
+                    reason="needs the PostgreSQL server (make test-postgres)")
+def test_a_silent_postgres_gets_503_within_5_s_then_the_app_recovers_by_itself(tmp_path, monkeypatch):
+    """The database stops answering without refusing (a relay that takes every byte and answers none): a
+    request waiting on a statement gets its 503 within 5 s, every request after it at once (the
+    database's silence is remembered for a moment), a new connection is given up on too, and the app
+    recovers by itself once the database answers again."""
+    real = make_url(SERVER_DATABASE)
+    relay = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False)
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "BOT_PACE_SECONDS": 0,
+                      "HAND_PAUSE_SECONDS": 0, "DEAL_SEED": 7})
+    app.test_client_class = CSRFClient
+    try:
+        teacher = teacher_client(app)
+        code = open_table(teacher)
+        anna = seat_student(app, code, "Anna")
+        assert anna.get(f"/api/tables/{code}").status_code == 200
+
+        relay.go_silent()
+        waits = []
+        for _ in range(4):
+            started = time.perf_counter()
+            down = anna.get(f"/api/tables/{code}")
+            waits.append(time.perf_counter() - started)
+            assert down.status_code == 503, down.data[:300]
+            assert down.get_json()["error"]["code"] == "database-unavailable"
+        assert max(waits) < 5, waits
+        assert min(waits[1:]) < 0.5, waits  # once silent, nobody waits for it again at once
+        started = time.perf_counter()
+        assert app.test_client().get("/healthz").status_code == 200
+        assert time.perf_counter() - started < 0.1
+        time.sleep(3.2)  # past the moment of silence: a new connection is tried, and given up on in time
+        started = time.perf_counter()
+        assert app.test_client().post(f"/api/tables/{code}/join", json={"name": "Boris"}).status_code == 503
+        assert time.perf_counter() - started < 5
+
+        relay.speak_again()
+        deadline = time.time() + 15
+        while True:
+            up = anna.get(f"/api/tables/{code}")
+            if up.status_code == 200 or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        assert up.status_code == 200
+        assert seat_student(app, code, "Boris")
+    finally:
+        relay.cut()
+        _close_and_drop(app)
+
+
+@pytest.mark.database
+@pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
+                    reason="needs the PostgreSQL server (make test-postgres)")
+def test_the_served_app_answers_a_class_within_5_s_while_postgres_is_silent(tmp_path):
+    """Through the real server (one worker of 2 threads) and a relay that stops answering: twelve screens
+    polling at once each get their 503 within 5 s, /healthz answers in under 100 ms throughout, and the
+    polls are answered again once the database is back."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .server_support import fresh_postgres_database, drop_postgres_database
+
+    database = fresh_postgres_database(SERVER_DATABASE, "authors_silent")
+    real = make_url(database)
+    relay = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False)
+    server = Server(url, tmp_path / "instance", workers=1, threads=2).start()
+    try:
+        teacher = Browser(server.port)
+        code = teacher.open_table({"rules": "standard", "seats": [{"kind": "human"}] + [{"kind": "computer"}] * 2})
+        screens = [Browser(server.port) for _ in range(12)]
+        assert all(screen.json("GET", f"/api/tables/{code}")[0] == 200 for screen in screens)
+
+        def poll(screen):
+            started = time.perf_counter()
+            status, _ = screen.json("GET", f"/api/tables/{code}")
+            return status, time.perf_counter() - started
+
+        relay.go_silent()
+        with ThreadPoolExecutor(len(screens)) as pool:
+            for _ in range(2):
+                answers = list(pool.map(poll, screens))
+                assert {status for status, _ in answers} == {503}, answers
+                assert max(wait for _, wait in answers) < 5, answers
+                started = time.perf_counter()
+                assert Browser(server.port).request("GET", "/healthz")[0] == 200
+                assert time.perf_counter() - started < 0.1
+        relay.speak_again()
+        deadline = time.time() + 20
+        while poll(screens[0])[0] != 200:
+            assert time.time() < deadline, "the app did not recover by itself"
+            time.sleep(0.2)
+    finally:
+        server.stop()
+        relay.cut()
+        drop_postgres_database(database)
 
 
 @pytest.mark.database
