@@ -1,14 +1,19 @@
-"""What each worker of `authors serve` runs: the Flask app behind an ASGI front that reads every request's
-body whole before the app is given a thread.
+"""What each worker of `authors serve` runs: the Flask app on a pool of threads, behind an ASGI front that
+reads every request's body whole before a thread is given the request.
 
 granian reads connections in Rust, but its WSGI interface hands a request to an app thread as soon as the
 headers are in, and the app then waits in that thread for the body: four phones on failing Wi-Fi that
 declared a body and sent one byte held every thread of a worker. Here the body is read on the worker's
 event loop, where a waiting connection costs nothing, under a deadline (BODY_SECONDS for the whole body,
-BODY_IDLE_SECONDS between two pieces). A body that does not arrive in time reaches the app as a marked
-request with no body, which the app answers 408 in the reader's language at once (app/web/errors.py);
-one over MAX_CONTENT_LENGTH is read no further and answered 413 by the app, which sees its size. Only a
-whole body, with its length, reaches Flask, through a2wsgi (the app's threads: `threads`).
+BODY_IDLE_SECONDS between two pieces). A body that does not arrive in time reaches the app marked and
+empty, and the app answers 408 in the reader's language at once (app/web/errors.py); one over
+MAX_CONTENT_LENGTH is read no further and the app, which sees its size, answers 413. Only a whole body,
+with its length, reaches Flask.
+
+A request is then one hand-over to a thread and one back: the thread runs the app and collects its
+whole answer (the app's answers are small: JSON, pages, a deck's images), which the loop sends. (a2wsgi,
+whose environ this uses, streams an answer instead, waiting on the loop for every piece from the thread:
+1.42x the server CPU a move, bench/compare.py.)
 
 `/healthz` is answered here, without a thread and without the database: a load balancer asking whether
 the process is up gets its answer however busy the threads or silent the database are.
@@ -16,10 +21,13 @@ the process is up gets its answer however busy the threads or silent the databas
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
-from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import build_environ
 
 from .web.errors import BODY_TIMED_OUT
 
@@ -27,58 +35,94 @@ Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Any]
 
 BODY_SECONDS = 10.0       # the longest a whole body may take to arrive
 BODY_IDLE_SECONDS = 2.0   # the longest wait between two pieces of a body
-THREADS = "AUTHORS_SERVER_THREADS"          # the app's threads in each worker (set by `authors serve`)
-HEALTH_BODY = b"ok\n"
-HEALTH_HEADERS = [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]
+THREADS = "AUTHORS_SERVER_THREADS"  # the app's threads in each worker (set by `authors serve`)
+HEALTH = (b"ok\n", [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")])
+FAILED = (b"Server error\n", [(b"content-type", b"text/plain; charset=utf-8")])
+WHOLE, TOO_LARGE, TIMED_OUT, DISCONNECTED = "whole", "too-large", "timed-out", "disconnected"
+
+log = logging.getLogger("authors.serving")
 
 
-class WholeBodies:
-    """ASGI middleware: the inner app is called once the request's body has arrived whole (or has been
-    given up on), with the body in one message and a Content-Length that says its size."""
+class ServedApp:
+    """ASGI: a WSGI app run on `threads` threads, each request's body read whole first."""
 
-    def __init__(self, app: ASGIApp, max_body: int | None, body_seconds: float = BODY_SECONDS,
-                 idle_seconds: float = BODY_IDLE_SECONDS) -> None:
-        self.app, self.max_body = app, max_body
+    def __init__(self, wsgi_app: WSGIApp, threads: int, max_body: int | None,
+                 body_seconds: float = BODY_SECONDS, idle_seconds: float = BODY_IDLE_SECONDS) -> None:
+        self.wsgi_app, self.max_body = wsgi_app, max_body
         self.body_seconds, self.idle_seconds = body_seconds, idle_seconds
+        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="app")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
             return
         if scope["path"] == "/healthz" and scope["method"] in ("GET", "HEAD"):
-            await send({"type": "http.response.start", "status": 200, "headers": HEALTH_HEADERS})
-            await send({"type": "http.response.body", "body": HEALTH_BODY if scope["method"] == "GET" else b""})
+            await _answer(send, 200, *HEALTH, head=scope["method"] == "HEAD")
             return
         body, outcome = await self._read(scope, receive)
-        if outcome == "disconnected":
+        if outcome == DISCONNECTED:
             return  # nobody is left to answer
         headers = [(name, value) for name, value in scope["headers"]
                    if name not in (b"content-length", b"transfer-encoding")]
-        size = len(body) if outcome != "too-large" else (self.max_body or 0) + 1
-        headers.append((b"content-length", str(size).encode()))
-        inner: Scope = {**scope, "headers": headers}
-        if outcome == "timed-out":
-            inner[BODY_TIMED_OUT] = True
-        delivered = False
+        size = (self.max_body or 0) + 1 if outcome == TOO_LARGE else len(body)
+        if size or outcome != WHOLE or scope["method"] not in ("GET", "HEAD"):
+            headers.append((b"content-length", str(size).encode()))
+        environ = build_environ({**scope, "headers": headers}, io.BytesIO(body))  # type: ignore[arg-type]
+        environ["wsgi.errors"] = _ERRORS
+        if outcome == TIMED_OUT:
+            environ[BODY_TIMED_OUT] = True
+        try:
+            status, response_headers, content = await asyncio.get_running_loop().run_in_executor(
+                self.threads, self._run, environ)
+        except Exception:  # noqa: BLE001 - what Flask itself let through: the server's plain 500
+            log.exception("%s %s failed outside the app's own error handling", scope["method"], scope["path"])
+            await _answer(send, 500, *FAILED)
+            return
+        await _answer(send, status, content, response_headers, head=scope["method"] == "HEAD")
 
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body if outcome == "whole" else b"", "more_body": False}
-            return await receive()
+    def _run(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """In an app thread: the app's whole answer."""
+        started: list[Any] = []
+        pieces: list[bytes] = []
 
-        await self.app(inner, replay, send)
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable:
+            if exc_info is not None and started:
+                raise exc_info[1].with_traceback(exc_info[2])
+            started[:] = [status, headers]
+            return pieces.append
+
+        answer = self.wsgi_app(environ, start_response)
+        try:
+            for piece in answer:
+                pieces.append(piece)
+        finally:
+            close = getattr(answer, "close", None)
+            if close is not None:
+                close()
+        status, headers = started
+        return (int(status.split(" ", 1)[0]),
+                [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers],
+                b"".join(pieces))
 
     async def _read(self, scope: Scope, receive: Receive) -> tuple[bytes, str]:
         """The body and how reading it ended: whole, too-large, timed-out or disconnected."""
-        declared = _content_length(scope)
+        declared: int | None = None
+        chunked = False
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                declared = int(value) if value.isdigit() else None
+            elif name == b"transfer-encoding":
+                chunked = True
+        if declared in (None, 0) and not chunked:
+            return b"", WHOLE  # no body: nothing to wait for
         if self.max_body is not None and declared is not None and declared > self.max_body:
-            return b"", "too-large"  # refused by its length, without reading a byte of it
+            return b"", TOO_LARGE  # refused by its length, without reading a byte of it
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.body_seconds
         pieces: list[bytes] = []
@@ -86,37 +130,55 @@ class WholeBodies:
         while True:
             wait = min(self.idle_seconds, deadline - loop.time())
             if wait <= 0:
-                return b"", "timed-out"
+                return b"", TIMED_OUT
             try:
                 message = await asyncio.wait_for(receive(), wait)
             except asyncio.TimeoutError:
-                return b"", "timed-out"
+                return b"", TIMED_OUT
             if message["type"] == "http.disconnect":
-                return b"", "disconnected"
+                return b"", DISCONNECTED
             piece = message.get("body", b"")
             if piece:
                 pieces.append(piece)
                 size += len(piece)
                 if self.max_body is not None and size > self.max_body:
-                    return b"", "too-large"
+                    return b"", TOO_LARGE
             if not message.get("more_body", False):
-                return b"".join(pieces), "whole"
+                return b"".join(pieces), WHOLE
 
 
-def _content_length(scope: Scope) -> int | None:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
+class _Errors(io.TextIOBase):
+    """wsgi.errors: what the app writes there goes to the log."""
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            log.error("%s", text.rstrip())
+        return len(text)
 
 
-def create_served_asgi() -> ASGIApp:
+_ERRORS = _Errors()
+
+
+async def _answer(send: Send, status: int, content: bytes, headers: list[tuple[bytes, bytes]],
+                  head: bool = False) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if head else content})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def create_served_asgi() -> ServedApp:
     """The app of one worker of `authors serve` (granian's ASGI interface, as a factory)."""
     from . import create_served_app
 
     flask_app = create_served_app()
-    threads = int(os.environ.get(THREADS) or 2)
-    return WholeBodies(WSGIMiddleware(flask_app, workers=threads), flask_app.config.get("MAX_CONTENT_LENGTH"))
+    return ServedApp(flask_app, int(os.environ.get(THREADS) or 2),
+                     flask_app.config.get("MAX_CONTENT_LENGTH"))

@@ -27,13 +27,13 @@ PLAIN = {
 }
 
 
-# The server's mark, in the ASGI scope, of a request whose body did not arrive in time (app/serving.py):
-# it reaches the app with no body, to be refused before anything reads one.
+# The server's mark, in the environ, of a request whose body did not arrive in time (app/serving.py): it
+# reaches the app with no body, to be refused before anything reads one.
 BODY_TIMED_OUT = "authors.body_timed_out"
 
 
 def refuse_bodies_that_did_not_arrive() -> None:
-    if request.environ.get("asgi.scope", {}).get(BODY_TIMED_OUT):
+    if request.environ.get(BODY_TIMED_OUT):
         raise RequestTimeout()
 
 

@@ -71,7 +71,7 @@ class PlayDoor:
 
     def __call__(self, environ, start_response):
         method = environ.get("REQUEST_METHOD")
-        if method in ("GET", "POST") and not environ.get("asgi.scope", {}).get(BODY_TIMED_OUT):
+        if method in ("GET", "POST") and not environ.get(BODY_TIMED_OUT):
             endpoint, code = self._route(environ, method)
             if endpoint == STATE or endpoint == MOVE:
                 try:
