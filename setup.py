@@ -1,4 +1,8 @@
-"""The project is described in pyproject.toml; this file only adds one build step to it.
+"""The project is described in pyproject.toml; this file only adds two build steps to it.
+
+The built-in decks live at the top of the repository, in decks/, where teachers and scripts find them;
+every wheel carries them inside the package, as app/decks/builtin/ (app/decks/library.py reads them
+there when installed, and from decks/ in a checkout or an editable install).
 
 The translations' compiled catalogs (app/translations/*/LC_MESSAGES/messages.mo) are not committed:
 `make i18n-compile` makes them in a checkout, and this step makes them inside every wheel, so that
@@ -8,19 +12,28 @@ requirement in pyproject.toml, and installed with Flask-Babel anyway) compiles t
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
 CATALOGS = Path("app") / "translations"
+DECKS = Path("decks")
 
 
 class build_py_with_catalogs(build_py):
     def run(self) -> None:
         super().run()
         if getattr(self, "editable_mode", False):
-            return  # an editable install reads the checkout, where make i18n-compile keeps them
+            return  # an editable install reads the checkout: decks/, and the catalogs make i18n-compile keeps
+        decks = sorted(DECKS.glob("*.yaml"))
+        if not decks:  # (a source archive made without MANIFEST.in's decks/, say)
+            raise SystemExit("building the wheel needs the built-in decks: decks/*.yaml is missing")
+        packaged = Path(self.build_lib) / "app" / "decks" / "builtin"
+        packaged.mkdir(parents=True, exist_ok=True)
+        for deck in decks:
+            shutil.copyfile(deck, packaged / deck.name)
         try:
             from babel.messages.mofile import write_mo
             from babel.messages.pofile import read_po

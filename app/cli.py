@@ -88,6 +88,7 @@ def cli() -> None:
 def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, classroom: bool) -> None:
     """Serve the app: the class from a laptop (--class), granian for a school (--prod), or the
     development server."""
+    report_left_out_decks()
     if classroom:
         _serve_classroom(host if host != "127.0.0.1" else "0.0.0.0", port, workers or 2, threads)
         return
@@ -195,10 +196,13 @@ def decks_group() -> None:
 
 @decks_group.command("list")
 def decks_list() -> None:
-    """The built-in deck library."""
-    decks = _library_or_exit()
-    for deck in sorted(decks.values(), key=lambda d: d.id):
+    """The built-in deck library (exit status 1 when a file of its folder is left out: said on stderr)."""
+    from .decks import builtin_decks
+
+    left_out = report_left_out_decks()
+    for deck in sorted(builtin_decks().values(), key=lambda d: d.id):
         click.echo(f"{deck.id:24} {deck.language:5} {len(deck.sets):3} sets {deck.card_count:4} cards  {deck.title}")
+    sys.exit(1 if left_out else 0)
 
 
 @decks_group.command("show")
@@ -237,15 +241,18 @@ def decks_validate(files: tuple[str, ...]) -> None:
     sys.exit(1 if failed else 0)
 
 
-def _library_or_exit() -> dict:
-    """The whole built-in library; a broken file in it is its problems on stderr and exit status 1."""
-    from .decks import DeckError, builtin_decks
+def report_left_out_decks() -> bool:
+    """Say (on stderr) which files of the deck folder are left out of the library, and why: once, as the
+    server starts (a teacher's broken deck never stops it). True when there were any."""
+    from .decks import builtin_decks
 
-    try:
-        return dict(builtin_decks())
-    except DeckError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(1)
+    library = builtin_decks()
+    problems = library.problems
+    if problems:
+        click.echo(f"Left out of the deck library until mended (in {library.directory}):", err=True)
+        for problem in problems:
+            click.echo(f"  {problem}", err=True)
+    return bool(problems)
 
 
 def _deck_or_exit(ref: str):

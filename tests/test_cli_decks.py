@@ -121,14 +121,17 @@ def test_list_the_builtin_library(run):
     assert "13 sets" in standard and "52 cards" in standard
 
 
-def test_list_a_library_with_a_broken_deck_fails_with_its_problems(run, tmp_path):
+def test_list_a_library_with_a_broken_deck_lists_the_others_and_fails_with_its_problems(run, tmp_path):
     decks = tmp_path / "decks"
     decks.mkdir()
     write(decks / "painters.yaml", GOOD.format(id="painters"))
     write(decks / "other.yaml", GOOD.format(id="painters"))
     result = run("list", decks_dir=decks)
     assert result.returncode == 1
-    assert result.stderr == f'{decks / "other.yaml"}:1:1: the deck id "painters" must match the file name ("other.yaml")\n'
+    assert result.stdout.startswith("painters ")
+    assert result.stderr == (f"Left out of the deck library until mended (in {decks}):\n"
+                             f'  {decks / "other.yaml"}:1:1: the deck id "painters" must match the file name '
+                             '("other.yaml")\n')
 
 
 def test_show_standard_52(run):

@@ -16,7 +16,7 @@ from app.decks.yamlsafe import FAST_LOADER, _compose, _compose_with_libyaml, com
 from tests.shared_examples import shared_records
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted((ROOT / "app" / "decks" / "builtin").glob("*.yaml")) + sorted((ROOT / "tests" / "records").glob("*.yaml"))
+FILES = sorted((ROOT / "decks").glob("*.yaml")) + sorted((ROOT / "tests" / "records").glob("*.yaml"))
 
 pytestmark = pytest.mark.skipif(FAST_LOADER is None, reason="this PyYAML has no libyaml: the Python parser reads all")
 
@@ -53,7 +53,7 @@ def test_every_deck_and_record_reads_the_same_with_libyaml(path):
 
 
 def test_the_built_in_decks_take_the_fast_path():
-    decks = sorted((ROOT / "app" / "decks" / "builtin").glob("*.yaml"))
+    decks = sorted((ROOT / "decks").glob("*.yaml"))
     assert decks and all(libyaml_reads_it_alike(path.read_text(encoding="utf-8")) for path in decks)
 
 

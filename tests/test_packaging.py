@@ -24,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # What the build reads: the package and the project's description (pyproject.toml names README.md).
-SOURCES = ("app", "pyproject.toml", "setup.py", "README.md")
+SOURCES = ("app", "decks", "pyproject.toml", "setup.py", "README.md")
 # What a fresh clone lacks, or a build leaves behind.
 NOT_IN_A_CLONE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.mo", "*.egg-info", "build", "dist")
 CATALOGS = ("fr", "it", "pt", "ru")

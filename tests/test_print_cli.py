@@ -55,7 +55,7 @@ def test_default_file_name_and_paper(tmp_path, monkeypatch):
 
 
 def test_prints_a_deck_file_to_standard_output(tmp_path):
-    result = run(Path(__file__).parents[1] / "app" / "decks" / "builtin" / "standard-52.yaml", "--paper", "a4", "--duplex", "short",
+    result = run(Path(__file__).parents[1] / "decks" / "standard-52.yaml", "--paper", "a4", "--duplex", "short",
                  "-o", "-")
     assert result.exit_code == 0
     assert result.stdout_bytes.startswith(b"%PDF")

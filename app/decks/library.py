@@ -1,6 +1,10 @@
-"""The built-in decks: every app/decks/builtin/<id>.yaml, loaded and checked once.
+"""The built-in decks: every decks/<id>.yaml at the top of the repository (or of the folder that
+AUTHORS_DECKS_DIR names), loaded and checked once.
 
-They live inside the package, so an installed wheel carries them (pyproject.toml's package data).
+A wheel carries them inside the package, as app/decks/builtin/ (setup.py copies them there when it
+builds one); a checkout, or an editable install, reads the repository's decks/. A deck a teacher drops
+into the folder is in the library on the next start; a broken one is left out, and `authors serve`
+reports it (file:line:col) as it starts.
 """
 from __future__ import annotations
 
@@ -14,7 +18,9 @@ from .loader import load_deck_file
 from .model import Deck
 from .slug import DECK_ID
 
-DEFAULT_DECKS_DIR = Path(__file__).resolve().parent / "builtin"
+PACKAGED_DECKS_DIR = Path(__file__).resolve().parent / "builtin"   # in a wheel (setup.py)
+REPOSITORY_DECKS_DIR = Path(__file__).resolve().parents[2] / "decks"  # in a checkout
+DEFAULT_DECKS_DIR = PACKAGED_DECKS_DIR if PACKAGED_DECKS_DIR.is_dir() else REPOSITORY_DECKS_DIR
 
 
 def decks_dir() -> Path:
@@ -23,7 +29,14 @@ def decks_dir() -> Path:
 
 def load_library(directory: Path | None = None) -> dict[str, Deck]:
     """Every deck in the folder by id; any broken file refuses the whole library, listing all problems."""
-    directory = Path(directory or decks_dir())
+    decks, problems = read_folder(Path(directory or decks_dir()))
+    if problems:
+        raise DeckError(problems)
+    return decks
+
+
+def read_folder(directory: Path) -> tuple[dict[str, Deck], list[Problem]]:
+    """Every valid deck in the folder by id, and the problems of the files left out."""
     decks: dict[str, Deck] = {}
     problems: list[Problem] = []
     for path in sorted(directory.glob("*.yaml")):
@@ -37,27 +50,32 @@ def load_library(directory: Path | None = None) -> dict[str, Deck]:
                                                            '("%(name)s.yaml")'), id=deck.id, name=path.stem))
             continue
         decks[deck.id] = deck
-    if problems:
-        raise DeckError(problems)
-    return decks
+    return decks, problems
 
 
 class Library(Mapping[str, Deck]):
-    """The decks of a folder by id, read when first asked for. Looking one deck up (`[id]`, `in`,
+    """The valid decks of a folder by id, read when first asked for. Looking one deck up (`[id]`, `in`,
     `get`) reads that deck's own file only: `authors replay` of a game with a built-in deck, or the web
     page of one deck, need not read the other eleven. Anything that walks the library (iterating, len,
-    keys, values, items, ==) reads it whole, so any broken file refuses it all, listing every problem,
-    as load_library does; so does looking up a deck whose own file is broken (or names another id)."""
+    keys, values, items, ==) reads it whole. A broken file (or one that names another id) is left out,
+    never refusing the others: its problems are in `problems`."""
 
     def __init__(self, directory: Path):
         self.directory = directory
         self._all: dict[str, Deck] | None = None
+        self._problems: list[Problem] = []
         self._some: dict[str, Deck] = {}
 
     def whole(self) -> dict[str, Deck]:
         if self._all is None:
-            self._all = load_library(self.directory)
+            self._all, self._problems = read_folder(self.directory)
         return self._all
+
+    @property
+    def problems(self) -> list[Problem]:
+        """What is wrong with each file left out (the folder is read whole to say)."""
+        self.whole()
+        return list(self._problems)
 
     def __getitem__(self, deck_id: str) -> Deck:
         if self._all is not None:
@@ -71,9 +89,9 @@ class Library(Mapping[str, Deck]):
         try:
             found = load_deck_file(path)
         except DeckError:
-            found = None
-        if found is None or found.id != deck_id:
-            return self.whole()[deck_id]  # raises the library's problems, every file's
+            raise KeyError(deck_id) from None  # left out of the library (its problems: `problems`)
+        if found.id != deck_id:
+            raise KeyError(deck_id)
         self._some[deck_id] = found
         return found
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, overload
 
 import yaml
@@ -247,13 +248,13 @@ class _RecordReader:
                 raise RecordError(f"the inline deck: {first.message}", first.line, self.source) from None
         else:
             deck_id = self.text(deck_node, "deck")
-            try:
-                library = builtin_decks()
-                if deck_id not in library:
-                    raise self.fail(deck_node, f'unknown deck "{deck_id}"; known decks: {", ".join(sorted(library))}')
-                deck = library[deck_id]  # (the library reads a deck's file when it is first asked for)
-            except DeckError as exc:
-                raise self.fail(deck_node, f"the deck library cannot be read: {exc.problems[0]}") from None
+            library = builtin_decks()
+            if deck_id not in library:  # (the library reads a deck's file when it is first asked for)
+                left_out = [problem for problem in library.problems if Path(problem.source).stem == deck_id]
+                if left_out:
+                    raise self.fail(deck_node, f"the deck library cannot be read: {left_out[0]}")
+                raise self.fail(deck_node, f'unknown deck "{deck_id}"; known decks: {", ".join(sorted(library))}')
+            deck = library[deck_id]
 
         players_node = top["players"][1]
         players = self.text_list(players_node, "players")
