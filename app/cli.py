@@ -105,10 +105,10 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, c
 
 def _serve_production(host: str, port: int, workers: int, threads: int) -> None:
     """granian with threaded workers: table state lives in the database, so any worker serves any table."""
-    from .config import ConfigError, check_secret_key
+    from .config import ConfigError, check_secret_key, configured_secret
 
     try:
-        check_secret_key(os.environ.get("SECRET_KEY"))
+        check_secret_key(configured_secret())  # (made now, once, when SECRET_KEY_FILE names a new file)
     except ConfigError as exc:
         click.echo(f"authors serve --prod: {exc}", err=True)
         sys.exit(1)

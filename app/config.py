@@ -1,7 +1,7 @@
 """Configuration from the environment, with defaults that are safe on a teacher's laptop.
 
 AUTHORS_ENV=production (set by `authors serve --prod`) turns the laptop defaults off: SECRET_KEY must
-come from the environment and be a real secret, and cookies are sent over HTTPS only unless
+come from the environment (or the file SECRET_KEY_FILE names) and be a real secret, and cookies are sent over HTTPS only unless
 AUTHORS_INSECURE_COOKIES=1 (a school network without TLS in front).
 """
 from __future__ import annotations
@@ -23,22 +23,36 @@ def is_production() -> bool:
     return os.environ.get("AUTHORS_ENV", "development").lower() == "production"
 
 
+def secret_in_file(path: Path) -> str:
+    """The secret key kept in this file, made (random, readable by this user only) on first start."""
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_hex(32)
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+        out.write(secret)
+    return secret
+
+
+def configured_secret() -> str | None:
+    """SECRET_KEY, or else the key kept in the file SECRET_KEY_FILE names (made there on first start: a
+    container's volume, a server's state folder), or None."""
+    secret = os.environ.get("SECRET_KEY")
+    if not secret and os.environ.get("SECRET_KEY_FILE"):
+        secret = secret_in_file(Path(os.environ["SECRET_KEY_FILE"]))
+    return secret
+
+
 def from_environment(instance_path: str) -> dict:
     instance = Path(instance_path)
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'authors.sqlite3'}"
-    secret = os.environ.get("SECRET_KEY")
+    secret = configured_secret()
     production = is_production()
     if production:
         check_secret_key(secret)
     elif not secret:
         # A laptop default: a random key kept in instance/, so sessions survive a restart.
-        key_file = instance / "secret_key"
-        if key_file.exists():
-            secret = key_file.read_text().strip()
-        else:
-            secret = secrets.token_hex(32)
-            key_file.write_text(secret)
-            key_file.chmod(0o600)
+        secret = secret_in_file(instance / "secret_key")
     return _play_settings() | {
         "AUTHORS_ENV": "production" if production else "development",
         "SECRET_KEY": secret,
@@ -132,7 +146,8 @@ def _flag(value: str | None, default: bool) -> bool:
 def check_secret_key(secret: str | None) -> None:
     if not secret:
         raise ConfigError("SECRET_KEY is not set. In production the key must come from the environment: "
-                          "generate one with `python -c 'import secrets; print(secrets.token_hex(32))'`.")
+                          "generate one with `python -c 'import secrets; print(secrets.token_hex(32))'`, or "
+                          "set SECRET_KEY_FILE to a file where the server keeps one it makes on first start.")
     if secret.strip().lower() in WEAK_KEYS or len(secret) < MIN_KEY_LENGTH:
         raise ConfigError(f"SECRET_KEY looks like a default or is shorter than {MIN_KEY_LENGTH} characters; "
                           "set a long random key.")
