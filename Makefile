@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# make run PORT=5001: another port, when 5000 is taken
 run: $(STAMP) i18n-compile
-	$(BIN)/authors serve --class
+	$(BIN)/authors serve --class --port $(or $(PORT),5000)
 
 # Production serving (granian); needs SECRET_KEY, and DATABASE_URL for PostgreSQL.
 serve: $(STAMP)

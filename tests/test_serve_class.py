@@ -69,3 +69,12 @@ def test_sign_up_first_lets_the_first_teacher_in_and_invites_the_others(app):
     assert first.status_code == 303
     second = app.test_client().post("/signup", data={"name": "Mr Second", **form})
     assert second.status_code == 403 and "invitation" in second.get_data(as_text=True)
+
+
+def test_make_run_takes_another_port():
+    """`make run PORT=5001` serves the class on that port (5000 when none is named)."""
+    for args, port in (([], "5000"), (["PORT=5001"], "5001")):
+        done = subprocess.run(["make", "-n", "run", *args], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                              env={k: v for k, v in os.environ.items() if k != "PORT"})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().splitlines()[-1].endswith(f"authors serve --class --port {port}"), done.stdout
