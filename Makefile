@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run lint test test-postgres serve bench printables clean i18n-extract i18n-update i18n-compile
+.PHONY: run lint test test-fast test-postgres serve bench printables clean i18n-extract i18n-update i18n-compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ lint: $(STAMP)
 
 test: lint $(STAMP) i18n-compile $(AXE_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# All but the slow tier (browsers, real servers, the wheel, the benchmark scripts: tests/conftest.py)
+test-fast: lint $(STAMP) i18n-compile
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 # The database tests again on PostgreSQL (127.0.0.1:5432, database test, as on these machines).
 TEST_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test

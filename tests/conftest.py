@@ -26,7 +26,17 @@ def database_url(tmp_path) -> str:
     return SERVER_DATABASE or f"sqlite:///{tmp_path / 'test.sqlite3'}"
 
 
+# The slow tier (`make test` runs it; `make test-fast` leaves it out): a browser, a real server in a
+# process of its own, a wheel built and installed, or the benchmark scripts run.
+SLOW_MODULES = {"test_bench_scripts", "test_deck_folder", "test_faults", "test_http_server", "test_packaging",
+                "test_serve_class", "test_two_servers"}
+
+
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = item.module.__name__ if item.module else ""
+        if module.rpartition(".")[2] in SLOW_MODULES or "e2e" in module.split("."):
+            item.add_marker(pytest.mark.slow)
     if not SERVER_DATABASE:
         return
     keep = [item for item in items if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
@@ -37,6 +47,8 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "database: the test uses a database (it runs on PostgreSQL too)")
+    config.addinivalue_line("markers", "slow: a browser, a real server, a wheel or a benchmark script (make test-fast "
+                                       "leaves these out)")
     config.addinivalue_line("markers", "app_config(**settings): settings of the test's own for its `app`")
 
 
