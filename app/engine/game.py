@@ -412,6 +412,17 @@ class Game:
             self._must_pass = True
         return True
 
+    def _endgame(self) -> bool:
+        """A team game in which a team is out of cards: one player claims every set left, alone [seed 004]."""
+        if self._endgame_claimer is not None:
+            return True
+        if self._team_of is None:
+            return False
+        holding = [0, 0]
+        for s, size in enumerate(self._hand_size):
+            holding[self._team_of[s]] += size
+        return 0 in holding
+
     @property
     def finished(self) -> bool:
         return self._sets_left == 0 and not any(self._prompts)
@@ -570,8 +581,12 @@ class Game:
     def _apply_ask(self, move: Ask) -> None:
         seat, target, s, card = self._validate_ask(move)
         self._may_pass = False  # the house rule's choice lapses once the claimer asks instead
-        if card is None:
-            given = [c for g in self._group_sets[s] for c in self._set_cards[g] if self._holder[c] == target]
+        if card is None:  # every card of the set the target holds, in deck order
+            holder = self._holder
+            if self._copies is None:
+                given = [c for c in self._set_cards[s] if holder[c] == target]
+            else:  # in the deck's order of works: a work's two copies at its place, the first copy first
+                given = [c for w in self._set_cards[s] for c in self._copies[w] if holder[c] == target]
         else:
             copy = self._copy_held(target, card)  # either copy meets the ask: the first, if both are there
             given = [] if copy is None else [copy]
@@ -598,7 +613,7 @@ class Game:
             self._emit("last-card", player=move.target)
         if given:
             if self.options.name_the_work and not self.options.named_asks:
-                self._prompts[seat].extend(given)  # already in deck order
+                self._prompts[seat].extend(given)  # already in the deck's order of works
             while self.options.lay_down_complete and self._complete(seat, s):
                 self._lay_down(seat, s)
             self._after_success(seat)
@@ -615,11 +630,17 @@ class Game:
             self._pass_left(seat)
 
     def _after_success(self, seat: int) -> None:
-        """The asker goes on, unless the hand is over or theirs is empty (then after their answers)."""
+        """The asker goes on, unless the hand is over or theirs is empty: then it draws at once while the
+        stock lasts, or else the turn moves on once their prompts are answered."""
         if self._sets_left == 0:
             self._turn = seat if self._prompts[seat] else None
             return
-        if self._hand_size[seat] == 0 and not self._prompts[seat]:
+        if self._hand_size[seat] == 0 and self.options.stock and self._stock:
+            # A hand emptied by laying down a set draws at once while the stock lasts, naming prompts open
+            # or not, and the asker goes on (after answering them).
+            self._draw(seat, reason="empty-hand")
+            self._turn = seat
+        elif self._hand_size[seat] == 0 and not self._prompts[seat]:
             if self._team_of is not None:
                 self._emptied_by_own_claim(seat)
             else:
@@ -685,8 +706,14 @@ class Game:
             raise IllegalMove("not-allowed", "these rules have no claims; sets are laid down when complete",
                               move)
         assert self._team_of is not None  # claims are played in teams (options.py)
-        anytime = self.options.claims_any_time and self._endgame_claimer is None
-        self._on_turn(seat, move, claims_any_time=anytime)
+        endgame = self._endgame()
+        if self.options.claims_any_time and endgame and self._sets_left and self._turn != seat:
+            # Once a team is out of cards, one player makes the remaining claims alone, house rule or not.
+            whose = self.turn
+            assert whose is not None  # while sets are left, someone holds the turn
+            raise IllegalMove("not-allowed", "it is %(whose)s's turn, not %(player)s's", move, whose=whose,
+                              player=move.player)
+        self._on_turn(seat, move, claims_any_time=self.options.claims_any_time and not endgame)
         if self._prompts[seat]:
             raise IllegalMove("answer-pending", "name the work of the card you received first (or pass)", move)
         if self._must_pass and self._turn == seat:
@@ -862,7 +889,7 @@ class Game:
         on_turn = self._turn == seat
         if on_turn and self._must_pass:
             return ()
-        if not on_turn and not (self.options.claims_any_time and self._endgame_claimer is None):
+        if not on_turn and not (self.options.claims_any_time and not self._endgame()):
             return ()
         return tuple(self._set_ids[s] for s in self._claimable_sets())
 
