@@ -36,7 +36,7 @@ class TableMixin:
 class SeatMixin:
     @property
     def vacant(self) -> bool:
-        return self.kind == "human" and self.token_hash is None
+        return self.kind == "human" and self.token_hash is None and not self.barred
 
 
 class DealMixin:
@@ -114,8 +114,30 @@ class Seat(SeatMixin, db.Model):
     claim_hash = db.Column(db.String(64), nullable=True)
     claim_at = db.Column(db.Float, nullable=True)
     claim_refused = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
+    # The browser whose device plays the seat (sha256 of the random id in its session cookie): a student
+    # taken off for the match (`barred`) cannot join again from it, under any name.
+    browser_hash = db.Column(db.String(64), nullable=True)
 
     table = db.relationship("Table", back_populates="seats")
+
+
+class SeatClaim(db.Model):
+    """One device's request to have an away seat back (app/services/tables.py): every request is kept,
+    none replaces another, and the teacher lets in one (the others are told no). The seat's claim_*
+    columns say only whether the newest one waits (for the teacher's poll: app/store/presence.py)."""
+    __tablename__ = "seat_claims"
+
+    id = db.Column(db.Integer, primary_key=True)
+    table_id = db.Column(db.Integer, db.ForeignKey("play_tables.id"), nullable=False, index=True)
+    seat_id = db.Column(db.Integer, db.ForeignKey("play_seats.id"), nullable=False, index=True)
+    token_hash = db.Column(db.String(64), nullable=False, unique=True)  # sha256 of the device's secret
+    browser_hash = db.Column(db.String(64), nullable=True)              # sha256 of its browser's id
+    device = db.Column(db.String(60), nullable=False, default="")       # "iPhone · Safari", from its User-Agent
+    asked_at = db.Column(db.Float, nullable=False, default=_now)
+    # waiting; let-in; refused (by the teacher); passed (the teacher let in another device); withdrawn
+    # (the device asked for another seat); ended (the seat went to someone else)
+    status = db.Column(db.String(10), nullable=False, default="waiting")
+    decided_at = db.Column(db.Float, nullable=True)
 
 
 class Deal(DealMixin, db.Model):
@@ -131,6 +153,10 @@ class Deal(DealMixin, db.Model):
     revision = db.Column(db.Integer, nullable=False, default=0)  # bumped when a rename rewrites the log
     result_json = db.Column(db.Text, nullable=True)        # the final public scores, once finished
     started_at = db.Column(db.Float, nullable=False, default=_now)
+    # The players who were students when it was dealt (a JSON list of names; None: dealt before revision
+    # 0015): a computer's move for one of them names no work and its row says so (app/services/deals.py),
+    # and the reports keep her whatever holds her seat later.
+    students_json = db.Column(db.Text, nullable=True)
 
     table = db.relationship("Table", back_populates="deals")
     moves = db.relationship("MoveRow", order_by="MoveRow.seq", back_populates="deal", lazy="select",

@@ -295,3 +295,80 @@ def test_named_asks_are_reported_as_answers(play_app):
     assert {m[3] for m in made} >= {"almost", "hinted", "right"}, made
     rows = _check_report(teacher, code, made, "ask")
     assert all(r["named in"] == "ask" for r in rows)
+
+
+# ----------------------------------------------------------------------------------------------------
+# A computer holding a student's seat: she stays in the report, its moves are listed apart, in no figure
+# ----------------------------------------------------------------------------------------------------
+def held_by_computer(app, teacher, holder):
+    """A recall table of Anna, Boris and a computer: each names every work right until Anna has named
+    two, then a computer holds her seat to the end of the deal ("stand-in": standing in while she is
+    away; "replacement": put in it for good). Returns the code and the students' own namings (student,
+    work) in order."""
+    from .test_presence import seen_back
+    from .web_support import open_table
+    from app.store import presence
+
+    code = open_table(teacher, rules="standard", deck="authors-1861", options={"name_the_work": True},
+                      seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}])
+    students = {name: seat_student(app, code, name) for name in ("Anna", "Boris")}
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    deck, rng, made, held = deck_of(teacher, code), random.Random(11), [], False
+    for _ in range(600):
+        if not held and sum(1 for name, _work in made if name == "Anna") >= 2:
+            if holder == "stand-in":
+                seen_back(app, code, "Anna", presence.AWAY_AFTER + 5)
+                response = teacher.post(f"/api/tables/{code}/seats/0/stand-in")
+            else:
+                response = teacher.patch(f"/api/tables/{code}/seats/0", json={"kind": "computer"})
+            assert response.status_code == 200, response.get_json()
+            held = True
+        public = get_state(teacher, code)
+        if public["status"] != "playing":
+            break
+        name = public["game"]["turn"]
+        assert not held or name == "Boris"
+        state = get_state(students[name], code)
+        prompts = state["game"]["prompts"]
+        if prompts:
+            title = titles_of(app, code)[prompts[0]]
+            move = {"answer": title}
+            made.append((name, title))
+        else:
+            move = choose_move(state, deck, rng)
+        response = students[name].post(f"/api/tables/{code}/moves", json={"move": move})
+        assert response.status_code == 200, response.get_json()
+    assert held and get_state(teacher, code)["status"] == "finished"
+    return code, made
+
+
+@pytest.mark.parametrize("holder", ["stand-in", "replacement"])
+def test_a_student_whose_seat_a_computer_holds_stays_in_the_report(play_app, holder):
+    """The report keeps Anna with her hand and her own answers, whatever holds her seat now; the
+    computer's passes for her are listed as "computer for Anna" and counted in no figure, hers or the
+    works'."""
+    teacher = teacher_client(play_app)
+    code, made = held_by_computer(play_app, teacher, holder)
+    seat = get_state(teacher, code)["seats"][0]
+    assert seat["name"] == "Anna" and seat["kind"] == "computer" and seat["stand_in"] is (holder == "stand-in")
+
+    rows = _csv_rows(teacher, f"/reports/answers.csv?table={code}")
+    own = [(r["student"], r["work"], r["result"]) for r in rows if not r["student"].startswith("computer for ")]
+    assert own == [(name, work, "right") for name, work in made]
+    computer = [r for r in rows if r["student"].startswith("computer for ")]
+    assert computer and all(r["student"] == "computer for Anna" and r["result"] == "passed" and r["typed"] == ""
+                            for r in computer)
+    students = {r["student"]: r for r in _csv_rows(teacher, f"/reports/students.csv?table={code}")}
+    assert set(students) == {"Anna", "Boris"}
+    anna = sum(1 for name, _work in made if name == "Anna")
+    assert (students["Anna"]["hands"], students["Anna"]["answers"], students["Anna"]["right"],
+            students["Anna"]["passed"], students["Anna"]["recalled %"]) == ("1", str(anna), str(anna), "0", "100")
+
+    html = teacher.get(f"/reports/tables/{code}").get_data(as_text=True)
+    row = html.split('data-student="Anna">', 1)[1].split("</tr>", 1)[0]
+    assert f'data-count="recalled">{anna}/{anna} ' in row
+    answers = html.split('id="report-answers"', 1)[1]
+    assert answers.count('data-by="computer"') == len(computer) and "<i>computer for Anna</i>" in answers
+    with play_app.app_context():
+        report = reports.build(teacher_id_of(play_app), reports.period(None, None), table_code=code)
+    assert sum(work.asked for work in report.decks[0].works.values()) == len(made)

@@ -140,3 +140,47 @@ def test_a_childs_results_join_up_across_the_classs_tables_and_days(app):
     assert len(re.findall(r'<tr data-day="\d{4}-\d\d-\d\d">', days)) == 2
     # Without the class, two children of one name at two tables are still two rows.
     assert teacher.get("/reports/?class=999999").status_code == 404
+
+
+def test_the_class_word_is_limited_per_browser_then_per_address(app):
+    """The class word could be guessed without limit (every word from one browser in about half an hour).
+    Now wrong words count like wrong join codes: per browser, then per address, a 429 with a sentence and
+    Retry-After, even for the right word, until the window ends; the teacher's page says so."""
+    app.config.update(CLASS_WORD_LIMIT=3, CLASS_WORD_ADDRESS_LIMIT=5)
+    school = {"REMOTE_ADDR": "198.51.100.7"}
+    teacher = teacher_client(app)
+    teacher.environ_base.update(school)
+    make_class(teacher, word=True)
+    class_id, students = class_ids(app)
+    with app.app_context():
+        word = SchoolClass.query.one().word
+    wrong = "ZZZZ" if word != "ZZZZ" else "YYYY"
+    code = open_for_class(teacher, class_id)
+    guesser = app.test_client()
+    guesser.environ_base.update(school)
+    for _ in range(3):
+        refused = guesser.post(f"/api/tables/{code}/join", json={"student": students["Boris"], "word": wrong})
+        assert refused.status_code == 400 and refused.get_json()["error"]["code"] == "wrong-class-word"
+    blocked = guesser.post(f"/api/tables/{code}/join", json={"student": students["Boris"], "word": word})
+    assert blocked.status_code == 429, blocked.get_json()
+    assert "class words were tried in this browser" in blocked.get_json()["error"]["message"]
+    assert 0 < int(blocked.headers["Retry-After"]) <= 600
+    page = guesser.post("/join", data={"code": code, "student": students["Boris"], "word": word})
+    assert page.status_code == 429 and "in this browser" in page.get_data(as_text=True)
+    assert int(page.headers["Retry-After"]) > 0
+    # Another browser at the same address goes on joining, until the address has had its five wrong words.
+    classmate = app.test_client()
+    classmate.environ_base.update(school)
+    assert classmate.post(f"/api/tables/{code}/join", json={"student": students["Boris"], "word": word}).status_code == 201
+    for _ in range(2):
+        other = app.test_client()
+        other.environ_base.update(school)
+        assert other.post(f"/api/tables/{code}/join", json={"student": students["Vera"], "word": wrong}).status_code == 400
+    late = app.test_client()
+    late.environ_base.update(school)
+    network = late.post(f"/api/tables/{code}/join", json={"student": students["Vera"], "word": word})
+    assert network.status_code == 429 and "from this network" in network.get_json()["error"]["message"]
+    assert "many wrong codes from this network" in teacher.get(f"/t/{code}").get_data(as_text=True)
+    away = app.test_client()
+    away.environ_base.update({"REMOTE_ADDR": "203.0.113.5"})
+    assert away.post(f"/api/tables/{code}/join", json={"student": students["Vera"], "word": word}).status_code == 201

@@ -1,7 +1,10 @@
 """A computer stands in for an away student and hands the seat back (issue #19): the teacher's one
 click, or by itself after the table's `stand_in_after` minutes; her name stays on the seat and in the
-records; her next poll makes the seat hers again."""
+records; her next poll makes the seat hers again. Its moves are its own: they name no work (no bonus of
+hers) and their rows say a computer made them."""
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -10,17 +13,17 @@ from app.models import MoveRow, Table
 from app.store import presence
 
 from .test_presence import poll, seen_back
-from .web_support import for_play, open_table, teacher_client
+from .web_support import choose_move, deck_of, for_play, open_table, server_game, teacher_client
 
 pytestmark = pytest.mark.database
 
 SEATS = [{"kind": "human"}, {"kind": "human"}]
 
 
-def started(app, **options):
+def started(app, rules="standard", **options):
     app = for_play(app)
     teacher = teacher_client(app)
-    code = open_table(teacher, seats=SEATS + [{"kind": "computer"}], options=options)
+    code = open_table(teacher, rules=rules, seats=SEATS + [{"kind": "computer"}], options=options)
     cara, dan = app.test_client(), app.test_client()
     assert cara.post(f"/api/tables/{code}/join", json={"name": "Cara"}).status_code == 201
     assert dan.post(f"/api/tables/{code}/join", json={"name": "Dan"}).status_code == 201
@@ -109,3 +112,37 @@ def test_stand_in_after_is_an_option_from_1_to_10_minutes(app):
         assert response.status_code == 400 and "stand_in_after" in response.get_json()["error"]["message"]
     code = open_table(teacher, seats=SEATS * 2, options={"stand_in_after": 5})
     assert poll(teacher, code).get_json()["options"]["stand_in_after"] == 5
+
+
+@pytest.mark.parametrize("rules, options, naming", [("standard", {"name_the_work": True}, "answer"),
+                                                    ("classic", {"named_asks": True}, "ask")])
+def test_a_computer_standing_in_names_no_work_and_its_rows_say_so(app, rules, options, naming):
+    """A computer stands in for Cara from the first move to the last: it passes every prompt (`answer:
+    null`) and asks without `named`, each row says `computer`, and she ends the deal with no bonus."""
+    app, teacher, code, _cara, dan = started(app, rules, **options)
+    seen_back(app, code, "Cara", presence.AWAY_AFTER + 5)
+    assert teacher.post(f"/api/tables/{code}/seats/0/stand-in").status_code == 200
+    deck, rng = deck_of(dan, code), random.Random(5)
+    for _ in range(400):
+        state = poll(dan, code).get_json()  # (Dan's device: Cara's seat stays the computer's)
+        if state["status"] != "playing":
+            break
+        assert state["game"]["turn"] == "Dan"
+        response = dan.post(f"/api/tables/{code}/moves", json={"move": choose_move(state, deck, rng)})
+        assert response.status_code == 200, response.get_json()
+    else:
+        pytest.fail("the deal did not end")
+    with app.app_context():
+        deal = Table.query.filter_by(code=code).one().deals[0]
+        rows = [row.data for row in MoveRow.query.filter_by(deal_id=deal.id).order_by(MoveRow.seq)]
+        bonus = server_game(deal).replay_state()["bonus"]
+    cara = [row for row in rows if row["player"] == "Cara"]
+    assert cara and all(row.get("computer") is True and "timed_out" not in row for row in cara)
+    assert not any(row.get("computer") for row in rows if row["player"] != "Cara")  # Dan's, and Computer 1's own
+    namings = [row for row in cara if naming in row]
+    assert len(namings) >= 3, namings
+    if naming == "answer":
+        assert all(row["answer"] is None for row in namings), namings
+    else:
+        assert all("named" not in row for row in namings), namings
+    assert bonus["Cara"] == 0 and bonus["Dan"] > 0, bonus

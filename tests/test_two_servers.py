@@ -372,7 +372,7 @@ def test_two_servers_on_one_database_play_one_table(shared_database, tmp_path):
         recorded = []
         for number in range(1, DEALS + 1):
             path = f"/api/tables/{code}/hands/{number}/record?format=json"
-            (status_a, record_a), (status_b, record_b) = (viewer.json("GET", path) for viewer in viewers["the public"])
+            (status_a, record_a), (status_b, record_b) = (viewer.json("GET", path) for viewer in viewers["the teacher"])
             assert (status_a, status_b) == (200, 200), (number, record_a, record_b)
             assert record_a == record_b, f"hand {number}: the servers' records differ"
             record = load_record_text(json.dumps(record_a), source=f"hand {number}")

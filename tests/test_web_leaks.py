@@ -2,8 +2,8 @@
 a match is played, every GET route of the app that shows a table (found in the URL map, so a new one is
 checked without being listed here) is fetched by each student, the teacher and a stranger, and none
 holds a card of the running hand that its reader has not been shown. Records of finished hands are
-checked to be those hands (their deal is no secret once the hand is over); a running hand's record is
-refused. A new route with a path parameter this test does not know fails the test until it is taught
+checked to be those hands for the teacher and the students who played them, and refused to a stranger
+(tests/test_record_access.py); a running hand's record is refused. A new route with a path parameter this test does not know fails the test until it is taught
 how to fill it in."""
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ def check_everything(app, code, clients, watch, routes, finished_headers, runnin
             for who, (client, secret) in readers.items():
                 response = client.get(path)
                 assert response.status_code < 500, (path, who, response.status_code)
+                if rule.endpoint in RECORDS and who == "stranger":
+                    assert response.status_code == 404, f"{path}: a record for a stranger"
                 if response.status_code in (301, 302, 303, 304, 401, 403, 404):
                     continue
                 if rule.endpoint in SAME_FOR_ALL:

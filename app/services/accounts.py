@@ -15,7 +15,7 @@ from ..decks.errors import N_, N_plural, say
 from ..db import begin_write, db
 from ..models import Invitation, Teacher, TeacherLogin
 from . import ratelimit
-from ..store.codes import name_key, new_token, token_hash, token_matches
+from ..store.codes import account_key, new_token, token_hash, token_matches
 from .errors import BadRequest, Conflict, NotFound, ServiceError, TooManyAttempts
 
 NAME_MIN, NAME_MAX = 2, 60
@@ -62,7 +62,7 @@ def find_by_name(name: str) -> Teacher | None:
     name = " ".join(str(name).split())
     if not name or len(name) > NAME_MAX or any(unicodedata.category(ch).startswith("C") for ch in name):
         return None  # no account has such a name (and a NUL would upset PostgreSQL)
-    return Teacher.query.filter_by(name_key=name_key(name)).one_or_none()
+    return Teacher.query.filter_by(name_key=account_key(name)).one_or_none()
 
 
 def get(teacher_id: int) -> Teacher | None:
@@ -81,7 +81,7 @@ def create_teacher(name, password, invited_by: int | None = None, password_hash:
     if find_by_name(name) is not None:
         raise Conflict(say(N_('There is already a teacher called "%(name)s"; choose another name.'), name=name),
                        code="name-taken")
-    teacher = Teacher(name=name, name_key=name_key(name), password_hash=password_hash, invited_by=invited_by)
+    teacher = Teacher(name=name, name_key=account_key(name), password_hash=password_hash, invited_by=invited_by)
     db.session.add(teacher)
     try:
         db.session.commit()
@@ -105,7 +105,7 @@ def _login_key(name: str, teacher: Teacher | None, device: Device | None) -> tup
     """The count this log-in attempt goes into, and whether it is the browser's own (a known device)."""
     if teacher is not None and device is not None and teacher.id in device.accounts:
         return f"login:{teacher.id}:device:{device.nonce}", True
-    return f"login:{name_key(' '.join(str(name).split()))}:unknown-browsers", False
+    return f"login:{account_key(' '.join(str(name).split()))}:unknown-browsers", False
 
 
 def authenticate(name, password, device: Device | None = None) -> Teacher:

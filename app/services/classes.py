@@ -102,7 +102,7 @@ def on_roster(school_class: SchoolClass) -> list[RosterStudent]:
 def add_names(school_class: SchoolClass, roster: Any) -> int:
     """Add pasted names (a removed name comes back); returns how many are new on the roster."""
     names = parse_roster(roster)
-    by_key = {s.name_key: s for s in school_class.students}
+    by_key = {name_key(s.name): s for s in school_class.students}  # (a stored key may be of an older rule)
     added = 0
     for name in names:
         known = by_key.get(name_key(name))

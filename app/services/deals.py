@@ -10,6 +10,7 @@ import hashlib
 import json
 import secrets
 import time
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from ..decks.errors import N_, say
 from ..engine import match
 from ..engine.bots import BOTS, make_bot
 from ..engine.game import Game
-from ..engine.moves import IllegalMove, Move, move_from_dict
+from ..engine.moves import Answer, Ask, IllegalMove, Move, move_from_dict
 from ..engine.options import make_options
 from ..engine.record import Record, record_of, renamed_header
 from ..models import Deal, Table
@@ -78,7 +79,9 @@ def deal_next(table: Table, wait: float = 0.0) -> Deal:
                 rules=table.rules)
     header = record_of(game).to_dict()
     header.pop("moves", None)
-    deal = Deal(number=number, header_json=json.dumps(header, ensure_ascii=False))
+    students = [seat.name for seat in table.seats if _students_seat(seat)]
+    deal = Deal(number=number, header_json=json.dumps(header, ensure_ascii=False),
+                students_json=json.dumps(students, ensure_ascii=False))
     table.deals.append(deal)
     now = time.time()
     table.next_bot_at = now + wait if _computer_turn(table, game) else _person_wait(table, game.turn, now)
@@ -314,11 +317,62 @@ def _advance(table, now: float | None = None) -> tuple[int, Any]:
                 deal = locked.current_deal
                 with store.playing(deal) as game:
                     move = store.bot_for(seat, deal, game, _make_bot(seat)).choose(game.view(seat.name))
-                    table = _commit_move(locked, deal, game, move)
+                    if played_by_student(locked, seat.name):  # standing in for her, or replacing her
+                        table = _commit_move(locked, deal, game, for_student(move), extra=COMPUTER_MOVE)
+                    else:
+                        table = _commit_move(locked, deal, game, move)
         except (store.Gone, store.Stale, Conflict):
             break
         steps += 1
     return steps, table
+
+
+# ----------------------------------------------------------------------------------------------------
+# A computer's moves on a student's seat are the computer's: they name no work, and their rows say so
+# ----------------------------------------------------------------------------------------------------
+COMPUTER_MOVE = {"computer": True}  # the row's mark (the game never reads it; the reports do)
+
+
+def _students_seat(seat) -> bool:
+    """Whether a student plays this seat: her own, or hers with a computer standing in while she is away
+    (not a computer's seat, nor the seat of a student taken off for the match)."""
+    return bool(seat.name) and not getattr(seat, "barred", False) and (seat.kind == "human" or bool(seat.stand_in))
+
+
+def students_of(deal, table) -> frozenset[str]:
+    """The players of a deal who are students: as it was dealt (`students_json`); for a deal dealt before
+    that was kept (revision 0015), the seats that are a student's now."""
+    if deal.students_json is not None:
+        return _student_names(deal.students_json)
+    return frozenset(seat.name for seat in table.seats if _students_seat(seat))
+
+
+@lru_cache(maxsize=1024)
+def _student_names(students_json: str) -> frozenset[str]:
+    return frozenset(json.loads(students_json))
+
+
+def played_by_student(table, name: str) -> bool:
+    """Whether a student played under this name in a deal of the match: a computer in the seat now
+    stands in for her or replaced her, and what it does under her name is never hers."""
+    return any(name in students_of(deal, table) for deal in table.deals)
+
+
+def for_student(move: Move) -> Move:
+    """A computer's move on a student's seat (standing in, replacing her, or when her time ran out) names
+    no work, so it scores no bonus of hers: a prompt is passed (`answer: null`), an ask goes without
+    `named`."""
+    if isinstance(move, Answer):
+        return Answer(move.player, None)
+    if isinstance(move, Ask) and move.named is not None:
+        return replace(move, named=None)
+    return move
+
+
+def by_computer(row: dict[str, Any]) -> bool:
+    """Whether a move's row is a computer's on a student's seat (`timed_out` alone: a row stored before
+    `computer` was written)."""
+    return bool(row.get("computer") or row.get("timed_out"))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -411,7 +465,8 @@ def _person_due(table, now: float) -> bool:
 
 def _play_for(table, limit: float) -> bool:
     """The person to move ran out of time (`turn_seconds`): a computer player makes that one move for
-    her (her seat stays hers; the move's row says `timed_out`). True when it was made."""
+    her, naming no work (`for_student`: a prompt is passed); her seat stays hers, and the move's row
+    says `timed_out` and `computer`. True when it was made."""
     try:
         with store.moving(table) as locked:
             actor = store.turn(locked)
@@ -421,7 +476,7 @@ def _play_for(table, limit: float) -> bool:
             deal = locked.current_deal
             with store.playing(deal) as game:
                 move = make_bot("random", deal.id * 1000 + len(game.moves)).choose(game.view(actor))
-                _commit_move(locked, deal, game, move, extra={"timed_out": True})
+                _commit_move(locked, deal, game, for_student(move), extra={**COMPUTER_MOVE, "timed_out": True})
     except (store.Gone, store.Stale, Conflict):
         return False
     return True
@@ -468,6 +523,9 @@ def rename_player(table: Table, old: str, new: str) -> None:
         if deal.result_json:
             continue
         deal.header_json = json.dumps(renamed_header(deal.header, old, new), ensure_ascii=False)
+        if deal.students_json is not None:
+            deal.students_json = json.dumps([new if name == old else name for name in json.loads(deal.students_json)],
+                                            ensure_ascii=False)
         for row in deal.moves:
             data = row.data
             row.data_json = json.dumps({**data, **move_from_dict(data).renamed(old, new).to_dict()},

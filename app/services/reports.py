@@ -5,8 +5,10 @@ works the class names least.
 
 Everything comes from the move log: each deal of the teacher's tables started in the period is
 replayed from its record header and its moves, and the engine's events say who won which set and who
-answered what. Computer players are left out. CSV exports neutralise cells a spreadsheet would run as
-a formula.
+answered what. A student is every player who was one when the deal was dealt, whatever holds her seat
+now. Computer players are left out; a computer's move on a student's seat (standing in for her, replacing
+her, or when her time ran out: its row says so) is listed apart as "computer for Ben" and left out of
+every figure, hers and the works'. CSV exports neutralise cells a spreadsheet would run as a formula.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from ..decks.errors import N_, N_plural, say
 from ..models import DeckSnapshot, Deal, MoveRow, RosterStudent, StudioDeck, Table
 from ..store import SNAPSHOT_PREFIX
 from ..store.codes import is_valid_code, normalize_code
+from .deals import by_computer, students_of
 from .errors import BadRequest, NotFound
 from ..store import game_from_header
 from ..engine.moves import move_from_dict
@@ -95,6 +98,7 @@ class Answer:
     correct: bool      # it was recalled: right or almost (a hinted answer is not)
     verdict: str = ""  # right, almost, hinted (right with a hint), wrong or passed
     kind: str = "answer"  # "answer" (a prompt) or "ask" (a named ask under the 1861 rules)
+    by_computer: bool = False  # a computer moved for the student (listed apart, in no figure)
 
     def __post_init__(self):
         if not self.verdict:
@@ -240,7 +244,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
     answers: list[Answer] = []
     for deal in found:
         table = deal.table
-        computers = {seat.name for seat in table.seats if seat.kind == "computer" and seat.name}
+        students_here = students_of(deal, table)
         game = game_from_header(deal.header)
         rows = MoveRow.query.filter_by(deal_id=deal.id).order_by(MoveRow.seq).all()
         deck_title = game.source_deck.title
@@ -254,29 +258,32 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         for row in rows:
             stored = row.data
             game.apply(move_from_dict(stored))
+            computer = by_computer(stored)
             for event in game.recent(None):  # the move's events as the table saw them
                 answer = _answer_of(game, event, stored)
                 if answer is None:
                     continue
                 name, card_id, typed, verdict, kind = answer
-                if name in computers or (wanted and name.casefold() != wanted):
+                if name not in students_here or (wanted and name.casefold() != wanted):
                     continue
                 card = game.deck.card(card_id)
                 set_name = game.deck.set(card.set_id).name
-                work = deck_line.works.setdefault(card.id, WorkLine(card.title, set_name))
-                work.asked += 1
-                work.right += verdict == "right"
-                work.almost += verdict == "almost"
-                work.hinted += verdict == "hinted"
+                if not computer:
+                    work = deck_line.works.setdefault(card.id, WorkLine(card.title, set_name))
+                    work.asked += 1
+                    work.right += verdict == "right"
+                    work.almost += verdict == "almost"
+                    work.hinted += verdict == "hinted"
                 answers.append(Answer(row.played_at, table.code, table.name, deck_title, deal.number, name, set_name,
-                                      card.id, card.title, typed, verdict in ("right", "almost"), verdict, kind))
+                                      card.id, card.title, typed, verdict in ("right", "almost"), verdict, kind,
+                                      by_computer=computer))
         public = game.public_view()
         books = {name: len(sets) for name, sets in public.books.items()}
         if public.teams:  # a team game: each player is counted the sets of their team (the page says so)
             books = {name: len(team_sets) for team, team_sets in zip(public.teams, public.team_books or ())
                      for name in team}
         for name in game.players:
-            if name in computers or (wanted and name.casefold() != wanted):
+            if name not in students_here or (wanted and name.casefold() != wanted):
                 continue
             everyone = student_line(table, name)
             for target in (line.students.setdefault(name, StudentLine(name)), everyone, everyone.day(day_of(deal.started_at))):
@@ -286,6 +293,8 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
     by_code = tables_by_code(tables)
     table_rows = {deal.table.code: deal.table for deal in found}
     for answer in answers:
+        if answer.by_computer:
+            continue
         everyone = student_line(table_rows[answer.table], answer.student)
         for target in (by_code[answer.table].students[answer.student], everyone, everyone.day(day_of(answer.time))):
             target.count(answer)
@@ -381,11 +390,13 @@ RESULTS = {"right": "right", "almost": "almost", "hinted": "right with a hint", 
 
 
 def answers_csv(report: Report) -> str:
-    """Every answer; `named in` is "answer" (a prompt after a card came) or "ask" (named in the ask)."""
+    """Every answer; `named in` is "answer" (a prompt after a card came) or "ask" (named in the ask); a
+    computer's for a student is the student "computer for NAME"."""
     zone = report.period.tz
     return to_csv(["time (UTC)", "table", "table name", "deck", "hand", "student", "set", "work", "typed",
                    "result", "named in", "local time"],
-                  ([_time(a.time), a.table, a.table_name, a.deck, a.deal, a.student, a.set_name, a.work,
+                  ([_time(a.time), a.table, a.table_name, a.deck, a.deal,
+                    f"computer for {a.student}" if a.by_computer else a.student, a.set_name, a.work,
                     a.typed if a.typed is not None else "", RESULTS[a.verdict], a.kind, _local_time(a.time, zone)]
                    for a in report.answers))
 

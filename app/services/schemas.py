@@ -212,6 +212,12 @@ class LockRequest(Body):
     locked: Annotated[bool, Field(strict=True), What('"locked"')]
 
 
+class AskAnswer(Body):
+    """POST /api/tables/<code>/seats/<position>/let-in (or /refuse): which device's request is answered."""
+    ask: Annotated[int | None, Field(ge=1), BeforeValidator(_not_bool), What('"ask"')] = Field(
+        None, description="The id of the request (the teacher's state lists them: `asks`); none when only one waits.")
+
+
 class AskMove(Body):
     player: Text | None = None
     ask: Annotated[Text, What('"ask"')]

@@ -19,7 +19,7 @@ from ..engine.options import make_options
 from ..engine.views import PlayerView, PublicView
 from .. import store
 from ..store import deck_by_ref
-from . import deals, recall, studio
+from . import deals, recall, studio, tables
 from ..decks.errors import N_
 from .errors import NotFound
 
@@ -187,7 +187,7 @@ def finished_deals(table) -> list[dict[str, Any]]:
 def table_state(table, seat=None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
     """What a screen is sent: the reader's view of the current deal, taken from the store, made into
-    the state by `state_of`."""
+    the state by `state_of`; the teacher's also lists the devices that ask for a seat back (`asks`)."""
     deal = table.current_deal
     view = mask = None
     if deal is not None:
@@ -197,8 +197,11 @@ def table_state(table, seat=None, held: set[int] | None = None,
             deck = game.deck
         if recall.active(table_options(table)):
             mask = recall.Mask(table, deal, view, deck)
-    return state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(deals.setting("POLL_MS")),
-                    mask=mask)
+    out = state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(deals.setting("POLL_MS")),
+                   mask=mask)
+    if teacher:
+        out["asks"] = tables.requests_waiting(table)
+    return out
 
 
 def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None = None, teacher: bool = False,

@@ -15,7 +15,7 @@ from ..decks.errors import N_, Text, say
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError, make_options
 from ..languages import DEFAULT_LANGUAGE, LANGUAGES
-from ..models import Seat, Table
+from ..models import Seat, SeatClaim, Table
 from ..store import presence
 from . import classes, deals, schemas, studio
 from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
@@ -222,6 +222,9 @@ class WaitForTeacher(ServiceError):
         self.position, self.name, self.token = position, name, token
 
 
+MAX_WAITING = 5  # devices that may wait for one seat at once (each is one line on the teacher's page)
+
+
 def can_ask_back(seat, now: float) -> bool:
     """Whether another device may ask for this seat back: a student's seat (or one a computer stands in
     for) whose screen is away, or one whose student the teacher removed during play."""
@@ -232,29 +235,45 @@ def can_ask_back(seat, now: float) -> bool:
     return bool(seat.stand_in) and presence.away_for(seat.seen_at, now) is not None
 
 
-def join(table: Table, name: Any, student_id: int | None = None) -> tuple[Seat, str]:
+def _taken_off(table: Table, browser: str | None, student_id: int | None) -> Seat | None:
+    """The seat whose student the teacher took off for the match, when this browser (its hash) played it
+    or this roster student sat in it."""
+    for seat in table.seats:
+        if seat.barred and ((browser is not None and seat.browser_hash == browser)
+                            or (student_id is not None and seat.student_id == student_id)):
+            return seat
+    return None
+
+
+def join(table: Table, name: Any, student_id: int | None = None, browser: str | None = None,
+         device: str = "", asked: str | None = None) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token.
     The name of an away student's seat is no refusal: the device asks for the seat back and waits for
-    the teacher (WaitForTeacher, raised once the request is stored). At a table opened for a class the
-    name comes from its roster (join_from_roster), `student_id` the roster student."""
+    the teacher (WaitForTeacher, raised once the request is stored beside any other device's). At a
+    table opened for a class the name comes from its roster (join_from_roster), `student_id` the roster
+    student. `browser` is the random id of the joining browser (its session's), `device` what its browser
+    says it is ("iPhone · Safari"), `asked` the secret of this browser's earlier request at this table."""
     if student_id is None and classes.class_of(table) is not None:
         raise BadRequest(N_("pick your name from the class list"), code="pick-your-name")
     name = clean_seat_name(name)
-    asked: WaitForTeacher | None = None
+    browser_digest = token_hash(browser) if browser else None
+    waiting: WaitForTeacher | None = None
     with changing(table, say(N_('Someone took that seat or the name "%(name)s" at the same moment; try again.'),
                              name=name)) as table:
         if table.status in ("finished", "closed"):
             raise Conflict(N_("This table's match is over; ask your teacher for a new code."), code="table-closed")
         now = time.time()
+        if _taken_off(table, browser_digest, student_id) is not None:
+            raise Conflict(N_("Your teacher has taken you off this table for the rest of the match: you cannot "
+                              "join it again under any name. Ask your teacher."), code="taken-off")
         same = next((s for s in table.seats if s.name and name_key(s.name) == name_key(name)), None)
         if same is not None and same.barred:
             raise Conflict(say(N_('The teacher has taken "%(name)s" off this table for the rest of the match.'),
                                name=same.name), code="name-removed")
         if same is not None and table.status in ("lobby", "playing") and can_ask_back(same, now):
             # (the teacher decides, so a locked table takes the request too)
-            token = new_token()
-            same.claim_hash, same.claim_at, same.claim_refused = token_hash(token), now, False
-            asked = WaitForTeacher(same.position, same.name, token)
+            token = _ask_for(table, same, browser_digest, device, asked, now)
+            waiting = WaitForTeacher(same.position, same.name, token)
             seat = same
         else:
             if table.locked:
@@ -270,41 +289,46 @@ def join(table: Table, name: Any, student_id: int | None = None) -> tuple[Seat, 
             token = new_token()
             seat.kind, seat.bot = "human", None
             seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
-            seat.seen_at, seat.claim_hash, seat.claim_at, seat.claim_refused = now, None, None, False
-            seat.student_id = student_id
+            seat.seen_at, seat.student_id, seat.browser_hash = now, student_id, browser_digest
+            _end_requests(seat, "ended", now)  # (devices that asked for the away student's seat)
             if old and old != name:
                 deals.rename_player(table, old, name)
             table.touch()
-    if asked is not None:
-        raise asked
+    if waiting is not None:
+        raise waiting
     return seat, token
 
 
-def join_from_roster(table: Table, student: Any, word: Any = None) -> tuple[Seat, str]:
+def join_from_roster(table: Table, student: Any, word: Any = None, **joining: Any) -> tuple[Seat, str]:
     """At a table opened for a class: the student picked their name from the roster (no typing, no two
-    of one name) and, when the class has one, typed the class word shown on the projector."""
+    of one name) and, when the class has one, typed the class word shown on the projector. `joining`:
+    the browser, device and earlier request, as `join` takes them."""
     school_class = classes.class_of(table)
     if school_class is None:
         raise BadRequest(N_("This table is not a class's: type your name."), code="no-roster")
     picked = classes.student_of(school_class.id, student)
     if not classes.word_matches(school_class, word):
         raise BadRequest(N_("That is not the class word: it is on the projector."), code="wrong-class-word")
-    return join(table, picked.name, student_id=picked.id)
+    return join(table, picked.name, student_id=picked.id, **joining)
 
 
 def roster_choices(table) -> list[dict[str, Any]] | None:
     """The names a joining student picks from at a class's table, each with whether it can be taken now
-    (free, or an away student's seat to ask back: `back`); None at any other table."""
+    (free, or an away student's seat to ask back: `back`; never one the teacher took off for the match:
+    `taken_off`); None at any other table."""
     school_class = classes.class_of(table)
     if school_class is None:
         return None
     now = time.time()
-    seated = {seat.name_key: seat for seat in table.seats if seat.name}
+    seated = {name_key(seat.name): seat for seat in table.seats if seat.name}  # (keys from the names: a stored
+    # key may be of an older rule, codes.name_key)
     out = []
     for student in classes.on_roster(school_class):
-        seat = seated.get(student.name_key)
-        back = seat is not None and can_ask_back(seat, now)
-        out.append({"id": student.id, "name": student.name, "free": seat is None or back, "back": back})
+        seat = seated.get(name_key(student.name))
+        taken_off = _taken_off(table, None, student.id) is not None or bool(seat is not None and seat.barred)
+        back = seat is not None and not taken_off and can_ask_back(seat, now)
+        out.append({"id": student.id, "name": student.name, "free": not taken_off and (seat is None or back),
+                    "back": back, "taken_off": taken_off})
     return out
 
 
@@ -348,18 +372,55 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
 
 def remove_player(table: Table, position: Any, for_good: bool = False) -> Seat:
     """The student leaves the seat. Before play the seat is free again; during play it keeps the name
-    for the game and waits for a student to join or for a computer player. `for_good` (during play): the
-    name is taken off the table for the rest of the match: no device may take it or ask for it back."""
+    for the game and waits for a student to join or for a computer player.
+
+    `for_good` (during play): the student is taken off the table for the rest of the match. Nobody may
+    take the seat or ask for it back, the browser that played it cannot join again under any name, nor
+    can the roster student be picked again, until the teacher lets them back (`let_back`); meanwhile a
+    computer plays the seat under the student's name, as it does for an away student."""
     with changing(table) as table:
         seat = seat_at(table, position)
-        if seat.kind != "human" or (seat.token_hash is None and not (for_good and seat.name)):
-            raise Conflict(say(N_("Seat %(position)d has no player to remove."), position=seat.position),
-                           code="seat-empty")
-        seat.token_hash = None
-        seat.claim_hash = None
-        seat.barred = bool(for_good) and table.status != "lobby"
-        if table.status == "lobby":
-            seat.name = seat.name_key = None
+        if for_good:
+            _take_off(table, seat)
+        else:
+            if seat.kind != "human" or seat.token_hash is None:
+                raise Conflict(say(N_("Seat %(position)d has no player to remove."), position=seat.position),
+                               code="seat-empty")
+            seat.token_hash = None
+            _end_requests(seat, "ended", time.time())
+            if table.status == "lobby":
+                seat.name = seat.name_key = None
+        table.touch()
+    return seat
+
+
+def _take_off(table: Table, seat: Seat) -> None:
+    """In the caller's `changing` block: the student of this seat is off the table for the match."""
+    if table.status != "playing":
+        raise Conflict(N_("A student is taken off for the match only while it is played; before it starts, "
+                          "Remove frees the seat."), code="not-playing")
+    if seat.barred:
+        raise Conflict(say(N_("%(name)s is already taken off this table for the match."), name=seat.name),
+                       code="already-taken-off")
+    if not seat.name or not (seat.kind == "human" or seat.stand_in):
+        raise Conflict(say(N_("Seat %(position)d has no player to remove."), position=seat.position),
+                       code="seat-empty")
+    now = time.time()
+    seat.barred, seat.token_hash, seat.seen_at = True, None, None  # (away from now on: asked back once let back)
+    _end_requests(seat, "refused", now)
+    if not seat.stand_in:
+        deals.begin_stand_in(table, seat, None, now)
+
+
+def let_back(table: Table, position: Any) -> Seat:
+    """The teacher lets a student taken off for the match back: the seat is an away student's again (a
+    computer plays it), which her device may ask for (`join`), and her browser may join again."""
+    with changing(table) as table:
+        seat = seat_at(table, position)
+        if not seat.barred:
+            raise Conflict(say(N_("Seat %(position)d has nobody taken off the table to let back in."),
+                               position=seat.position + 1), code="not-taken-off")
+        seat.barred = False
         table.touch()
     return seat
 
@@ -373,13 +434,14 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
             bot = bot or "random"
             old = seat.name
             if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
-                taken = {s.name_key for s in table.seats if s.name_key and s is not seat}
+                taken = {name_key(s.name) for s in table.seats if s.name and s is not seat}
                 seat.name = _computer_name(taken)
                 seat.name_key = name_key(seat.name)
             # During play a computer stands in under the student's name: the deal goes on as the same player,
             # and its record says who sat there, not "Computer 3".
             seat.kind, seat.bot, seat.token_hash = "computer", bot, None
-            seat.stand_in, seat.claim_hash, seat.claim_at = False, None, None  # for good: no stand-in, no way back
+            seat.stand_in = False  # for good: no stand-in, no way back
+            _end_requests(seat, "ended", time.time())
             table.next_bot_at = min(table.next_bot_at, time.time() + deals.pace(table))
             if old and old != seat.name:
                 deals.rename_player(table, old, seat.name)
@@ -398,44 +460,132 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
 # ----------------------------------------------------------------------------------------------------
 # Seats that survive a classroom (issue #19): asking for a seat back, a computer standing in
 # ----------------------------------------------------------------------------------------------------
-def ask_status(table, token: str | None) -> tuple[str, int | None]:
-    """Where this device's request to have a seat back stands: "let-in" (the seat's token is now its
-    token: the seat at the position returned), "waiting", "refused" or "expired" (it ended, or another
-    request took its place)."""
-    if not isinstance(token, str) or not token:
-        return "expired", None
-    digest = token_hash(token)
+def _requests(table, seat=None) -> list[SeatClaim]:
+    """The requests to have a seat back at this table (of one seat), the oldest first."""
+    query = SeatClaim.query.filter_by(table_id=table.id)
+    if seat is not None:
+        query = query.filter_by(seat_id=seat.id)
+    return query.order_by(SeatClaim.asked_at, SeatClaim.id).all()
+
+
+def _waits(claim: SeatClaim, now: float) -> bool:
+    return claim.status == "waiting" and presence.claim_pending(claim.token_hash, claim.asked_at, False, now)
+
+
+def _note_requests(seat: Seat, now: float) -> None:
+    """The seat's own columns say whether a request waits (the newest: it expires last), which the
+    teacher's poll sees without reading the requests (presence.teacher_stamp)."""
+    newest = next((c for c in reversed(_requests(seat.table, seat)) if _waits(c, now)), None)
+    seat.claim_hash = newest.token_hash if newest is not None else None
+    seat.claim_at = newest.asked_at if newest is not None else None
+    seat.claim_refused = False
+
+
+def _end_requests(seat: Seat, status: str, now: float, but: SeatClaim | None = None) -> None:
+    """Every request for this seat still waiting (but `but`) ends with `status`."""
+    for claim in _requests(seat.table, seat):
+        if claim is not but and claim.status == "waiting":
+            claim.status, claim.decided_at = status, now
+    db.session.flush()
+    _note_requests(seat, now)
+
+
+def _ask_for(table: Table, seat: Seat, browser: str | None, device: str, asked: str | None, now: float) -> str:
+    """In the caller's `changing` block: this device asks for the seat back, beside every other device
+    that asks (none replaces another). Returns the request's secret. The same device asking again keeps
+    its request; a device that asked for another seat of the table gives that request up."""
+    waiting = [c for c in _requests(table) if _waits(c, now)]
+    mine = next((c for c in waiting if asked and c.token_hash == token_hash(asked)), None)
+    if mine is None and browser is not None:
+        mine = next((c for c in waiting if c.browser_hash == browser), None)
+    if mine is not None and mine.seat_id == seat.id:
+        token = asked if asked and mine.token_hash == token_hash(asked) else new_token()
+        mine.token_hash = token_hash(token)
+    else:
+        token = new_token()
+        if mine is not None:
+            mine.status, mine.decided_at = "withdrawn", now
+            _note_requests(next(s for s in table.seats if s.id == mine.seat_id), now)
+        if sum(1 for c in waiting if c.seat_id == seat.id and c is not mine) >= MAX_WAITING:
+            raise Conflict(N_("Several devices are already asking for this seat: ask your teacher."),
+                           code="too-many-requests")
+        db.session.add(SeatClaim(table_id=table.id, seat_id=seat.id, token_hash=token_hash(token),
+                                 browser_hash=browser, device=device[:60], asked_at=now))
+        db.session.flush()
+    _note_requests(seat, now)
+    table.touch()  # every screen of the teacher's shows the new request at once
+    return token
+
+
+def requests_waiting(table) -> list[dict[str, Any]]:
+    """The requests to have a seat back that wait for the teacher, the oldest first: which seat, what the
+    device says of itself (`device`, "" when its browser says nothing we know) and when it asked."""
     now = time.time()
-    for seat in table.seats:
-        if seat.token_hash == digest:
-            return "let-in", seat.position
-        if seat.claim_hash == digest:
-            if seat.claim_refused:
-                return "refused", seat.position
-            if presence.claim_pending(seat.claim_hash, seat.claim_at, False, now):
-                return "waiting", seat.position
-            return "expired", seat.position
-    return "expired", None
+    seats = {seat.id: seat for seat in table.seats}
+    return [{"id": claim.id, "position": seats[claim.seat_id].position, "name": seats[claim.seat_id].name,
+             "device": claim.device, "asked_at": claim.asked_at}
+            for claim in _requests(table) if _waits(claim, now) and claim.seat_id in seats]
 
 
-def _asked_seat(table: Table, position: Any) -> Seat:
+ASK_ENDED = {"refused": "refused", "passed": "refused", "withdrawn": "expired", "ended": "expired"}
+
+
+def ask_status(table, token: str | None) -> tuple[str, int | None, str | None]:
+    """Where this device's request to have a seat back stands: "let-in" (the seat's token is now its
+    token: the seat at the position returned), "waiting", "refused" or "expired" (it ended, or the device
+    asked for another seat); and for a request that ended, why, as stored: "refused" (by the teacher),
+    "passed" (the teacher let another device in), "withdrawn" or "ended"."""
+    if not isinstance(token, str) or not token:
+        return "expired", None, None
+    digest = token_hash(token)
+    positions = {seat.id: seat.position for seat in table.seats}
+    seat = next((s for s in table.seats if s.token_hash == digest), None)
+    if seat is not None:
+        return "let-in", seat.position, None
+    claim = SeatClaim.query.filter_by(table_id=table.id, token_hash=digest).first()
+    if claim is None or claim.seat_id not in positions:
+        return "expired", None, None
+    position = positions[claim.seat_id]
+    if claim.status in ASK_ENDED:
+        return ASK_ENDED[claim.status], position, claim.status
+    if _waits(claim, time.time()):
+        return "waiting", position, None
+    return "expired", position, None  # too old, or let in and the seat has moved on since
+
+
+def _asked_seat(table: Table, position: Any, ask: int | None) -> tuple[Seat, SeatClaim]:
+    """The seat and the request the teacher answers: the one named (`ask`, its id), or the only one."""
     seat = seat_at(table, position)
-    if not presence.claim_pending(seat.claim_hash, seat.claim_at, bool(seat.claim_refused), time.time()):
+    waiting = [c for c in _requests(table, seat) if _waits(c, time.time())]
+    if not waiting:
         raise Conflict(say(N_("Nobody is waiting to be let into seat %(position)d (the request may have ended)."),
                            position=seat.position + 1), code="no-request")
-    return seat
+    if ask is None:
+        if len(waiting) > 1:
+            raise Conflict(say(N_("Several devices ask for seat %(position)d: choose the one to answer (each is "
+                                  "listed with its device and when it asked)."), position=seat.position + 1),
+                           code="choose-request")
+        return seat, waiting[0]
+    claim = next((c for c in waiting if c.id == ask), None)
+    if claim is None:
+        raise Conflict(say(N_("That device no longer waits for seat %(position)d (its request ended or was "
+                              "answered)."), position=seat.position + 1), code="no-request")
+    return seat, claim
 
 
-def let_in(table: Table, position: Any) -> Seat:
-    """The teacher lets the waiting device into the seat: its secret becomes the seat's token (the old
-    device loses the seat), a stand-in stops, and the deal goes on with the same cards."""
+def let_in(table: Table, position: Any, ask: int | None = None) -> Seat:
+    """The teacher lets the waiting device (`ask`: its request's id, when several wait) into the seat: its
+    secret becomes the seat's token (the old device loses the seat), the other devices that asked are
+    told no, a stand-in stops, and the deal goes on with the same cards."""
     with changing(table) as table:
-        seat = _asked_seat(table, position)
+        seat, claim = _asked_seat(table, position, ask)
         if seat.kind == "computer" and not seat.stand_in:
             raise Conflict(say(N_("Seat %(position)d is a computer player's now."), position=seat.position + 1),
                            code="seat-taken")
         now = time.time()
-        seat.token_hash, seat.claim_hash, seat.claim_at, seat.claim_refused = seat.claim_hash, None, None, False
+        seat.token_hash, seat.browser_hash = claim.token_hash, claim.browser_hash
+        claim.status, claim.decided_at = "let-in", now
+        _end_requests(seat, "passed", now, but=claim)
         if seat.stand_in:
             deals.hand_back(table, seat, now)
         seat.seen_at = now
@@ -443,11 +593,15 @@ def let_in(table: Table, position: Any) -> Seat:
     return seat
 
 
-def refuse(table: Table, position: Any) -> Seat:
-    """The teacher refuses the waiting device; its page says so."""
+def refuse(table: Table, position: Any, ask: int | None = None) -> Seat:
+    """The teacher refuses the waiting device (`ask`: its request's id, when several wait); its page says so."""
     with changing(table) as table:
-        seat = _asked_seat(table, position)
-        seat.claim_refused = True
+        seat, claim = _asked_seat(table, position, ask)
+        now = time.time()
+        claim.status, claim.decided_at = "refused", now
+        db.session.flush()
+        _note_requests(seat, now)
+        table.touch()
     return seat
 
 

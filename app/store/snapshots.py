@@ -22,7 +22,7 @@ from ..models import Deal, DealMixin, MoveRow, Seat, SeatMixin, Table, TableMixi
 
 TABLES, SEATS, DEALS = Table.__table__, Seat.__table__, Deal.__table__
 HEADER = select(DEALS.c.header_json).where(DEALS.c.id == bindparam("id"))
-DEAL_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at")  # not the cards as dealt: see header_json
+DEAL_COLUMNS = ("id", "table_id", "number", "revision", "result_json", "started_at", "students_json")  # not the cards as dealt: see header_json
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,6 +43,7 @@ class SeatSnapshot(SeatMixin):
     claim_refused: bool = False
     student_id: int | None = None  # the roster student who took the seat (models.Seat)
     barred: bool = False  # taken off the table for the rest of the match (models.Seat)
+    browser_hash: str | None = None  # the browser whose device plays the seat (models.Seat)
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,6 +54,7 @@ class DealSnapshot(DealMixin):
     revision: int
     result_json: str | None
     started_at: float
+    students_json: str | None  # the players who were students when it was dealt (models.Deal)
     # How many moves the log held when this was read: the game a state is built from has exactly these
     # (games.py), so a state's version and its game always agree.
     move_count: int | None = 0

@@ -1,7 +1,10 @@
 """The JSON API: everything the pages do, for scripts too. Described at /api/openapi.json."""
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 from flask import Blueprint, Response, jsonify, request, send_file, url_for
@@ -14,7 +17,8 @@ from ..i18n import current_language, preset_title, translated
 from ..services import deals, moves, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from . import polling, seating
+from ..store.codes import name_key
+from . import guard, polling, seating
 from .links import table_links
 from .openapi import openapi_document
 
@@ -179,9 +183,9 @@ def join(code: str):
     sent = schemas.parse(schemas.JoinRequest, body)
     try:
         if sent.student is not None:  # a class's table: the name picked from its roster
-            seat, token = tables.join_from_roster(table, sent.student, sent.word)
+            seat, token = guard.join_from_roster(table, sent.student, sent.word)
         else:
-            seat, token = tables.join(table, sent.name)
+            seat, token = tables.join(table, sent.name, **guard.joining())
     except tables.WaitForTeacher as asked:
         seating.remember_ask(table.code, asked.token)
         response = jsonify(asking=_asking(table, "waiting", asked.position))
@@ -198,15 +202,17 @@ ASK_SENTENCES = {
     "waiting": N_("Ask your teacher to let you back in: your seat is kept for you."),
     "let-in": N_("Your teacher let you back in: your seat and your cards are waiting."),
     "refused": N_("Your teacher did not let you back in. Ask your teacher what to do."),
+    "passed": N_("Your teacher let another device into this seat, so not this one. Ask your teacher what to do."),
     "expired": N_("This request has ended. Type your name again to ask once more."),
 }
 
 
-def _asking(table, status: str, position: int | None) -> dict:
-    """What the waiting device is told of its request: where it stands, in a sentence, and for which
-    seat's name (its own name: nothing of anyone else's)."""
+def _asking(table, status: str, position: int | None, why: str | None = None) -> dict:
+    """What the waiting device is told of its request: where it stands, in a sentence (why it ended, when
+    the teacher let another device in), and for which seat's name (its own: nothing of anyone else's)."""
     seat = next((s for s in table.seats if s.position == position), None)
-    return {"status": status, "message": translated(say(ASK_SENTENCES[status])),
+    sentence = ASK_SENTENCES["passed" if why == "passed" else status]
+    return {"status": status, "message": translated(say(sentence)),
             "name": seat.name if seat is not None and status != "expired" else None,
             "play": url_for("play.play", code=table.code) if status == "let-in" else None}
 
@@ -220,13 +226,13 @@ def ask_status(code: str):
     if token is None:
         raise NotFound(N_("This device has not asked for a seat at this table: join it with your name."),
                        code="no-request")
-    status, position = tables.ask_status(table, token)
+    status, position, why = tables.ask_status(table, token)
     if status == "let-in":
         seating.remember_seat(table.code, position, token)
         seating.forget_ask(table.code)
     elif status == "expired":
         seating.forget_ask(table.code)
-    response = jsonify(asking=_asking(table, status, position))
+    response = jsonify(asking=_asking(table, status, position, why))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -296,16 +302,38 @@ def change_seat(code: str, position: str):
 
 @bp.post("/tables/<code>/seats/<position>/let-in")
 def let_in(code: str, position: str):
-    """Let the device waiting for this seat in (teacher): it gets the seat, the old device loses it."""
-    tables.let_in(_managed(code), position)
+    """Let a device waiting for this seat in (teacher): {"ask": id} names it among the state's `asks`
+    (no body: the only one). It gets the seat, the old device loses it, the others are told no."""
+    table = _managed(code)
+    tables.let_in(table, position, schemas.parse(schemas.AskAnswer, json_body(required=False)).ask)
     return jsonify(_state(tables.read(code)))
 
 
 @bp.post("/tables/<code>/seats/<position>/refuse")
 def refuse(code: str, position: str):
-    """Refuse the device waiting for this seat (teacher)."""
-    tables.refuse(_managed(code), position)
+    """Refuse a device waiting for this seat (teacher): {"ask": id}, or no body for the only one."""
+    table = _managed(code)
+    tables.refuse(table, position, schemas.parse(schemas.AskAnswer, json_body(required=False)).ask)
     return jsonify(_state(tables.read(code)))
+
+
+@bp.post("/tables/<code>/seats/<position>/let-back")
+def let_back(code: str, position: str):
+    """Let a student taken off for the match back (teacher): her device may ask for the seat again."""
+    tables.let_back(_managed(code), position)
+    return jsonify(_state(tables.read(code)))
+
+
+@bp.get("/network")
+@login_required
+def network():
+    """Whether new joins from this browser's network are refused just now (many wrong join codes or class
+    words from it), for the teacher's page: {"limited": bool, "retry_after": seconds, "message": ...}."""
+    wait = guard.network_limited()
+    response = jsonify(limited=bool(wait), retry_after=math.ceil(wait),
+                       message=guard.network_sentence(wait) if wait else None)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/tables/<code>/seats/<position>/stand-in")
@@ -366,10 +394,37 @@ def hint(code: str):
 
 @bp.get("/tables/<code>/hands")
 def list_deals(code: str):
+    """The match's hands with their results (what the projector shows), and a link to a finished hand's
+    record for those who may read it."""
     table = tables.read(code)
+    readable = _record_reader(table)
     return jsonify(hands=[{"number": deal.number, "finished": bool(deal.result_json), "result": deal.result,
                            "record": url_for("api.record", code=table.code, number=deal.number)
-                           if deal.result_json else None} for deal in table.deals])
+                           if deal.result_json and readable is not None and readable(deal) else None}
+                          for deal in table.deals])
+
+
+def _record_reader(table) -> Callable[[Any], bool] | None:
+    """Which hands' records this request may read: the table's teacher every hand, a browser holding
+    seats the hands their students played; None for anyone else. A record holds every card of the deal,
+    the children's names and their typed answers, and the deck may be a teacher's own."""
+    if seating.is_teacher(table):
+        return lambda deal: True
+    held = list(seating.held_seats(table).values())
+    if not held:
+        return None
+    return lambda deal: any(_played(seat, deal) for seat in held)
+
+
+def _played(seat, deal) -> bool:
+    """Whether the seat's student played the deal: its players are in seat order, under the names they
+    played with (a finished deal is never renamed), so a student who took the seat later did not."""
+    players = (deal.result or deal.header)["players"]
+    return (bool(seat.name) and seat.position < len(players)
+            and name_key(players[seat.position]) == name_key(seat.name))
+
+
+NOT_YOUR_RECORD = N_("A hand's record is for the table's teacher and for the students who played that hand.")
 
 
 def finished_deal(table, number: str):
@@ -388,14 +443,22 @@ def finished_deal(table, number: str):
 
 @bp.get("/tables/<code>/hands/<number>/record")
 def record(code: str, number: str):
-    """The deal as a game record: YAML, or JSON with ?format=json."""
+    """The deal as a game record: YAML, or JSON with ?format=json. For the table's teacher, and for a
+    browser holding a seat whose student played it; anyone else is told there is none for them (404)."""
     table = tables.read(code)
+    readable = _record_reader(table)
+    if readable is None:
+        raise NotFound(NOT_YOUR_RECORD, code="not-your-record")
     deal = finished_deal(table, number)
+    if not readable(deal):
+        raise NotFound(NOT_YOUR_RECORD, code="not-your-record")
     fmt = request.args.get("format", "yaml")
     if fmt == "json":
-        return jsonify(deals.record_for(deal).to_dict())
-    if fmt != "yaml":
+        response = jsonify(deals.record_for(deal).to_dict())
+    elif fmt != "yaml":
         raise BadRequest(say(N_('format is "yaml" or "json", not "%(format)s"'), format=fmt))
-    response = Response(deals.record_yaml(deal), mimetype="application/yaml")
-    response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{deal.number}.yaml"'
+    else:
+        response = Response(deals.record_yaml(deal), mimetype="application/yaml")
+        response.headers["Content-Disposition"] = f'attachment; filename="{table.code}-hand-{deal.number}.yaml"'
+    response.headers["Cache-Control"] = "private, no-store"  # (one reader's: no shared cache keeps it)
     return response

@@ -8,28 +8,38 @@ join form) and finds no table counts one wrong guess for the browser (a random i
 cookie, given with its first wrong code) and one for its address. After JOIN_GUESS_LIMIT wrong guesses
 within JOIN_GUESS_WINDOW seconds the browser gets 429 for any code it does not already hold a seat
 token for, until the window ends; the other browsers behind the same address (a classroom behind one
-NAT) go on joining. The address gets 429 only after JOIN_GUESS_ADDRESS_LIMIT, a level no class reaches
-by mistyping: that is the limit of a guesser who drops its cookies. (An IPv6 address counts by its /64,
-which one host or household is given whole.) A browser polling its own table is never slowed down.
+NAT) go on joining. After JOIN_GUESS_ADDRESS_LIMIT, a level no class reaches by mistyping (the limit of
+a guesser who drops its cookies), the address gets 429 for new joins only: a seat is what a guesser is
+after, and a school's whole network shares the address. (An IPv6 address counts by its /64, which one
+host or household is given whole.) The class word a roster join asks for is limited the same way
+(CLASS_WORD_LIMIT, CLASS_WORD_ADDRESS_LIMIT), with counters of its own.
+
+A table's own people are never refused by a guessing limit: its teacher (logged in), and a browser that
+holds a seat of the table or waits to be let back into one. The teacher's page says when its address
+is limited (`network_limited`).
 """
 from __future__ import annotations
 
 import ipaddress
 import math
+from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request, session
+from flask import Flask, current_app, g, jsonify, render_template, request, send_from_directory, session
 from flask_babel import gettext as _, lazy_gettext as _l
+from flask_login import current_user
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import store
 from ..decks.errors import N_plural, say
-from ..services import ratelimit
-from ..store.codes import new_token, normalize_code
-from ..services.errors import TooManyAttempts
-from .seating import wants_json
+from ..i18n import translated
+from ..services import ratelimit, tables
+from ..store.codes import normalize_code
+from ..services.errors import BadRequest, TooManyAttempts
+from .seating import browser_id, device_description, wants_json
 
-DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_ADDRESS_LIMIT": 300, "JOIN_GUESS_WINDOW": 600}
-BROWSER = "browser"  # the session's random id of this browser, for its count of wrong join codes
+DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_ADDRESS_LIMIT": 300, "JOIN_GUESS_WINDOW": 600,
+            "CLASS_WORD_LIMIT": 10, "CLASS_WORD_ADDRESS_LIMIT": 100}
+JOINS = ("api.join", "tables.join")  # the requests that take a seat (or ask for one back)
 RETRY_AFTER_SECONDS = 5
 UNAVAILABLE = _l("The database is not answering just now, so nothing was changed. "
                  "This page tries again by itself; if it goes on, tell the person who runs the server.")
@@ -47,11 +57,19 @@ def register(app: Flask) -> None:
     app.before_request(refuse_blocked_guessers)
     app.after_request(count_wrong_codes)
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
+    app.add_url_rule("/favicon.ico", "favicon", favicon, methods=["GET"])
 
 
 def healthz():
     """The process is up (no database work): for a load balancer, and the bare endpoint of bench/load.py."""
     return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
+
+
+def favicon():
+    """The icon browsers ask for by this name where no page names one (a PDF, a JSON answer); the pages
+    name favicon.svg, which this is a rendering of."""
+    return send_from_directory(current_app.static_folder, "favicon.ico", mimetype="image/vnd.microsoft.icon",
+                               max_age=7 * 24 * 3600)
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -113,10 +131,24 @@ def _named_code() -> str | None:
     return None if code is None else str(code)
 
 
-def _holds_token(code: str) -> bool:
-    """Whether this browser was given a seat at this table (the token is checked by the view itself)."""
-    held = session.get("seats")
-    return isinstance(held, dict) and bool(held.get(normalize_code(code)))
+def _holds_seat(code: str) -> bool:
+    """Whether this browser was given a seat at this table, or waits to be let back into one (the token
+    is checked by the view itself)."""
+    clean = normalize_code(code)
+    return any(isinstance(held, dict) and bool(held.get(clean)) for held in (session.get("seats"), session.get("asks")))
+
+
+def _teacher_of(code: str) -> bool:
+    """Whether the logged-in teacher opened the table with this code (asked only of a request a limit
+    would refuse: the answer is the same 429 for a code that does not exist and another teacher's)."""
+    if not current_user.is_authenticated:
+        return False
+    table = store.read(code)
+    return table is not None and tables.is_teacher(table, current_user.id)
+
+
+def _new_join() -> bool:
+    return request.endpoint in JOINS and request.method == "POST"
 
 
 def client_network() -> str:
@@ -133,13 +165,13 @@ def client_network() -> str:
     return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
 
 
-def _browser_key() -> str | None:
-    browser = session.get(BROWSER)
-    return f"join-code:browser:{browser}" if isinstance(browser, str) and browser else None
+def _browser_key(kind: str = "join-code") -> str | None:
+    browser = browser_id()
+    return f"{kind}:browser:{browser}" if browser else None
 
 
-def _address_key() -> str:
-    return f"join-code:{client_network()}"
+def _address_key(kind: str = "join-code") -> str:
+    return f"{kind}:{client_network()}"
 
 
 def _retry_after(wait: float) -> int:
@@ -150,20 +182,22 @@ def _retry_after(wait: float) -> int:
 
 def refuse_blocked_guessers():
     code = _named_code()
-    if code is None or _holds_token(code):
+    if code is None or _holds_seat(code):
         return None
     config = current_app.config
     window, browser_key = config["JOIN_GUESS_WINDOW"], _browser_key()
     wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
-    if wait:
+    if wait and not _teacher_of(code):
         minutes = _retry_after(wait)
         raise TooManyAttempts(say(N_plural(
             "Too many join codes that do not exist were tried in this browser. "
             "Check the code on the board and try again in %(num)d minute.",
             "Too many join codes that do not exist were tried in this browser. "
             "Check the code on the board and try again in %(num)d minutes."), num=minutes))
+    if not _new_join():
+        return None
     wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
-    if wait:
+    if wait and not _teacher_of(code):
         minutes = _retry_after(wait)
         raise TooManyAttempts(say(N_plural(
             "Too many join codes that do not exist were tried from this network. "
@@ -171,6 +205,70 @@ def refuse_blocked_guessers():
             "Too many join codes that do not exist were tried from this network. "
             "Check the code on the board and try again in %(num)d minutes."), num=minutes))
     return None
+
+
+def network_limited() -> float:
+    """Seconds until new joins from this request's address are let through again (too many wrong join
+    codes or class words from it), 0 when they are: the teacher's page says so."""
+    config = current_app.config
+    window = config["JOIN_GUESS_WINDOW"]
+    return max(ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window),
+               ratelimit.blocked(_address_key("class-word"), config["CLASS_WORD_ADDRESS_LIMIT"], window))
+
+
+def network_sentence(wait: float) -> str:
+    """The teacher's notice that new joins from this network are refused for `wait` more seconds."""
+    minutes = max(1, math.ceil(wait / 60))
+    return translated(say(N_plural(
+        "Joining is limited for %(num)d more minute: many wrong codes from this network. Students already "
+        "seated play on; new students on this network can join once it ends.",
+        "Joining is limited for %(num)d more minutes: many wrong codes from this network. Students already "
+        "seated play on; new students on this network can join once it ends."), num=minutes))
+
+
+# ----------------------------------------------------------------------------------------------------
+# Taking a seat: the browser and device that join, the class word's guesses limited
+# ----------------------------------------------------------------------------------------------------
+def joining() -> dict[str, Any]:
+    """What `tables.join` is told of the browser that joins: its id (made now if it has none), what its
+    device says of itself, and its earlier request to have a seat back at this table."""
+    code = normalize_code(_named_code())
+    asks = session.get("asks")
+    asked = asks.get(code) if isinstance(asks, dict) else None
+    return {"browser": browser_id(make=True), "device": device_description(request.user_agent.string),
+            "asked": asked if isinstance(asked, str) else None}
+
+
+def join_from_roster(table, student: Any, word: Any):
+    """`tables.join_from_roster` with the class word's guesses limited like join codes: per browser, then
+    per address, a 429 with a sentence and Retry-After once a limit is reached (the table's teacher
+    never is); each wrong word counts for both."""
+    config = current_app.config
+    window = config["JOIN_GUESS_WINDOW"]
+    if not tables.is_teacher(table, current_user.id if current_user.is_authenticated else None):
+        browser_key = _browser_key("class-word")
+        wait = ratelimit.blocked(browser_key, config["CLASS_WORD_LIMIT"], window) if browser_key else 0
+        if wait:
+            minutes = _retry_after(wait)
+            raise TooManyAttempts(say(N_plural(
+                "Too many wrong class words were tried in this browser. "
+                "Check the word on the projector and try again in %(num)d minute.",
+                "Too many wrong class words were tried in this browser. "
+                "Check the word on the projector and try again in %(num)d minutes."), num=minutes))
+        wait = ratelimit.blocked(_address_key("class-word"), config["CLASS_WORD_ADDRESS_LIMIT"], window)
+        if wait:
+            minutes = _retry_after(wait)
+            raise TooManyAttempts(say(N_plural(
+                "Too many wrong class words were tried from this network. "
+                "Check the word on the projector and try again in %(num)d minute.",
+                "Too many wrong class words were tried from this network. "
+                "Check the word on the projector and try again in %(num)d minutes."), num=minutes))
+    try:
+        return tables.join_from_roster(table, student, word, **joining())
+    except BadRequest as refused:
+        if refused.code == "wrong-class-word":
+            _count_guess("class-word")
+        raise
 
 
 def count_wrong_codes(response):
@@ -187,11 +285,16 @@ def count_wrong_codes(response):
             return response  # the table exists: a missing hand or seat is no guess
     except DATABASE_ERRORS:
         return response
-    if _browser_key() is None:  # a browser without a session gets one: its wrong codes are its own
-        session[BROWSER] = new_token()[:16]
-    try:
-        for key in (_browser_key(), _address_key()):
-            ratelimit.hit(key, current_app.config["JOIN_GUESS_WINDOW"])
-    except DATABASE_ERRORS as exc:  # the 404 stands; this guess goes uncounted
-        current_app.logger.warning("could not count a wrong join code: %s", exc)
+    _count_guess("join-code")
     return response
+
+
+def _count_guess(kind: str) -> None:
+    """One wrong guess (a join code, a class word) for this browser and its address. A browser without an
+    id gets one: its wrong guesses are its own."""
+    browser_id(make=True)
+    try:
+        for key in (_browser_key(kind), _address_key(kind)):
+            ratelimit.hit(str(key), current_app.config["JOIN_GUESS_WINDOW"])
+    except DATABASE_ERRORS as exc:  # the refusal stands; this guess goes uncounted
+        current_app.logger.warning("could not count a wrong %s: %s", kind, exc)

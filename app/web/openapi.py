@@ -48,7 +48,7 @@ def _body(schema: dict, example: Any = None) -> dict:
 def request_schemas() -> dict[str, Any]:
     """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
     models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest,
-              schemas.PauseRequest, schemas.LockRequest)
+              schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
     found = top["$defs"]
@@ -129,14 +129,21 @@ def openapi_document() -> dict[str, Any]:
                 "description": "A browser that already has a seat here gets it back (`rejoined`). The name of "
                                "an away student's seat (no poll from her screen for 30 s) is no refusal: this "
                                "browser asks for the seat back (202, `asking`) and waits for the teacher (GET "
-                               "/api/tables/{code}/ask); a request lasts 10 minutes.",
+                               "/api/tables/{code}/ask); a request lasts 10 minutes. Every device that asks is "
+                               "kept, none replaces another: the teacher's state lists them (`asks`). A browser "
+                               "whose student the teacher took off for the match is refused under any name "
+                               "(`taken-off`). Too many wrong codes or class words: 429 with Retry-After.",
                 "parameters": [CODE],
                 "requestBody": _body({"$ref": "#/components/schemas/JoinRequest"}, {"name": "Anna"}),
                 "responses": {"201": _json(STATE, "Seated."), "200": _json(STATE, "Already seated here."),
                               "202": _json(ASKING, "Asked for an away student's seat back: wait for the teacher."),
                               "400": BAD, "404": UNKNOWN,
-                              "409": _error("The name is taken (`name-taken`), the table is full (`table-full`) "
-                                            "or over (`table-closed`).")}}},
+                              "409": _error("The name is taken (`name-taken`) or off the table (`name-removed`), "
+                                            "this browser's student is off the table (`taken-off`), the table is "
+                                            "full (`table-full`) or over (`table-closed`), or five devices ask for "
+                                            "the seat already (`too-many-requests`)."),
+                              "429": _error("Too many wrong join codes or class words from this browser or "
+                                            "network (`too-many-attempts`): wait for Retry-After seconds.")}}},
             "/api/tables/{code}/ask": {"get": {
                 "summary": "How this browser's request to have its seat back stands: `waiting`, `let-in` (the "
                            "seat is now this browser's: open `play`), `refused` or `expired`.",
@@ -175,24 +182,47 @@ def openapi_document() -> dict[str, Any]:
                           "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
                                         "409": _error("The name is taken, or the change is not possible now.")}},
                 "delete": {"summary": "Remove the seat's player (teacher); the seat waits for someone else.",
-                           "description": "With `for_good=1` during play, the name is taken off the table for the "
-                                          "rest of the match: nobody may take it or ask for it back.",
+                           "description": "With `for_good=1` during play, the student is taken off the table for "
+                                          "the rest of the match: a computer plays the seat under her name, nobody "
+                                          "may take it or ask for it back, and her browser cannot join again under "
+                                          "any name, until the teacher lets her back (let-back).",
                            "parameters": [CODE, POSITION, {"name": "for_good", "in": "query", "required": False,
                                                            "schema": {"type": "string", "enum": ["1", "0"]}}],
                            "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
-                                         "409": _error("Nobody to remove.")}},
+                                         "409": _error("Nobody to remove, already off, or (`for_good`) the match "
+                                                       "not being played.")}},
             },
             "/api/tables/{code}/seats/{position}/let-in": {"post": {
-                "summary": "Let the browser waiting for this seat in (teacher): it gets a new seat token, the old "
-                           "device loses the seat, a computer standing in stops; same hand, same cards.",
+                "summary": "Let a browser waiting for this seat in (teacher): it gets a new seat token, the old "
+                           "device loses the seat, a computer standing in stops; same hand, same cards. The other "
+                           "devices asking for the seat are told no.",
+                "description": "Optional body {\"ask\": id}: which request (the state's `asks`); without it, "
+                               "the only one waiting.",
                 "parameters": [CODE, POSITION],
-                "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
-                              "409": _error("Nobody waits for this seat (`no-request`).")}}},
+                "requestBody": {**_body({"$ref": "#/components/schemas/AskAnswer"}, {"ask": 3}), "required": False},
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("Nobody waits for this seat, or not that device (`no-request`); "
+                                            "several wait and none is named (`choose-request`).")}}},
             "/api/tables/{code}/seats/{position}/refuse": {"post": {
-                "summary": "Refuse the browser waiting for this seat (teacher); its page says so.",
+                "summary": "Refuse a browser waiting for this seat (teacher); its page says so.",
+                "description": "Optional body {\"ask\": id}, as for let-in.",
+                "parameters": [CODE, POSITION],
+                "requestBody": {**_body({"$ref": "#/components/schemas/AskAnswer"}, {"ask": 3}), "required": False},
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("Nobody waits for this seat, or not that device (`no-request`); "
+                                            "several wait and none is named (`choose-request`).")}}},
+            "/api/tables/{code}/seats/{position}/let-back": {"post": {
+                "summary": "Let a student taken off for the match back (teacher): her browser may join again, and "
+                           "her seat (a computer plays it meanwhile) may be asked back like an away student's.",
                 "parameters": [CODE, POSITION],
                 "responses": {"200": _json(STATE), "403": NOT_TEACHER, "404": UNKNOWN,
-                              "409": _error("Nobody waits for this seat (`no-request`).")}}},
+                              "409": _error("Nobody is taken off at this seat (`not-taken-off`).")}}},
+            "/api/network": {"get": {
+                "summary": "Whether new joins from this browser's network are refused just now (many wrong join "
+                           "codes or class words from it), for the teacher's page.",
+                "responses": {"200": _json({"type": "object", "properties": {
+                    "limited": {"type": "boolean"}, "retry_after": {"type": "integer"},
+                    "message": {"type": ["string", "null"]}}}), "401": LOGIN}}},
             "/api/tables/{code}/seats/{position}/stand-in": {"post": {
                 "summary": "A computer plays this away student's seat under her name until her screen polls "
                            "again or she is let in from another device (teacher). Optional body: {\"bot\": ...}.",
@@ -241,16 +271,19 @@ def openapi_document() -> dict[str, Any]:
                     "409": _error("No hints at this table (`no-hints`), or nothing to name now "
                                   "(`nothing-to-hint`).")}}},
             "/api/tables/{code}/hands": {"get": {
-                "summary": "The hands of the match, with results and record links once finished.",
+                "summary": "The hands of the match with their results; a finished hand's record link only for "
+                           "those who may read it (the table's teacher; a seat's browser, for the hands it played).",
                 "parameters": [CODE], "responses": {"200": _json({"type": "object"}), "404": UNKNOWN}}},
             "/api/tables/{code}/hands/{number}/record": {"get": {
-                "summary": "A finished hand as a game record (YAML; JSON with ?format=json).",
+                "summary": "A finished hand as a game record (YAML; JSON with ?format=json): for the table's "
+                           "teacher, and for a browser holding a seat, the hands its student played.",
                 "parameters": [CODE, NUMBER, {"name": "format", "in": "query", "required": False,
                                               "schema": {"type": "string", "enum": ["yaml", "json"]}}],
                 "responses": {"200": {"description": "The record.", "content": {
                     "application/yaml": {"schema": {"type": "string"}},
                     "application/json": {"schema": {"type": "object"}}}},
-                    "404": _error("No such table or hand."),
+                    "404": _error("No such table or hand, or a record this browser may not read "
+                                  "(`not-your-record`)."),
                     "409": _error("The hand is still being played (`hand-in-play`).")}}},
         },
         "components": {"schemas": request_schemas() | {
@@ -273,8 +306,13 @@ def openapi_document() -> dict[str, Any]:
                 "deck": {"type": "object"}, "match": {"type": "object"},
                 "seats": {"type": "array", "items": {"type": "object"}, "description":
                           "Each seat: position, name, kind, bot, vacant, here (this browser's), stand_in (a computer "
-                          "plays for its away student). For the teacher alone also presence (\"here\", "
-                          "\"away\" or null), away_seconds and asks_back (a device waits to be let in)."},
+                          "plays for its away student), barred (taken off for the match). For the teacher alone "
+                          "also presence (\"here\", \"away\" or null), away_seconds and asks_back (a device "
+                          "waits to be let in)."},
+                "asks": {"type": ["array", "null"], "items": {"type": "object"}, "description":
+                         "For the teacher alone: every device waiting to be let into a seat, the oldest first: id "
+                         "(for let-in and refuse), position, name, device (\"iPhone · Safari\", \"\" when unknown) "
+                         "and asked_at (epoch seconds)."},
                 "you": {"type": ["object", "null"], "description": "The seat this state is for."},
                 "teacher": {"type": "boolean"},
                 "game": {"type": ["object", "null"],

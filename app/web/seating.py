@@ -15,10 +15,11 @@ from ..decks.errors import N_, say
 from ..i18n import translated
 from ..store import SeatSnapshot as Seat, TableSnapshot as Table
 from ..services import tables as table_service
-from ..store.codes import token_matches
+from ..store.codes import new_token, token_matches
 from ..services.errors import BadRequest, Forbidden, ServiceError
 
 MAX_TABLES_REMEMBERED = 20
+BROWSER = "browser"  # the session's random id of this browser: its count of wrong guesses, the seats it took
 
 
 def _bucket(key: str) -> dict:
@@ -60,6 +61,34 @@ def forget_ask(code: str) -> None:
     if code in asks:
         asks.pop(code)
         session["asks"] = asks
+
+
+def browser_id(make: bool = False) -> str | None:
+    """This browser's random id (kept in its session cookie), made now when `make` and it has none."""
+    browser = session.get(BROWSER)
+    if isinstance(browser, str) and browser:
+        return browser
+    if not make:
+        return None
+    session[BROWSER] = browser = new_token()[:16]
+    return browser
+
+
+# What a device says of itself in its User-Agent, in a few words the teacher knows ("iPhone · Safari"):
+# the first of each list found names it (Edge and Opera say "Chrome" too, every iPhone browser "Safari").
+PLATFORMS = (("iPhone", "iPhone"), ("iPad", "iPad"), ("CrOS", "Chromebook"), ("Android", "Android"),
+             ("Windows", "Windows"), ("Macintosh", "Mac"), ("Linux", "Linux"))
+BROWSERS = (("SamsungBrowser", "Samsung Internet"), ("YaBrowser", "Yandex Browser"), ("EdgiOS", "Edge"),
+            ("EdgA", "Edge"), ("Edg", "Edge"), ("OPR", "Opera"), ("FxiOS", "Firefox"), ("Firefox", "Firefox"),
+            ("CriOS", "Chrome"), ("Chrome", "Chrome"), ("Safari", "Safari"))
+
+
+def device_description(user_agent: str | None) -> str:
+    """"iPhone · Safari", "Android · Chrome", ...: what the teacher is shown of a device asking for a seat
+    back (only these known names are kept, never the header's own text); "" when it says none of them."""
+    text = user_agent or ""
+    names = [next((name for mark, name in known if mark in text), None) for known in (PLATFORMS, BROWSERS)]
+    return " · ".join(name for name in names if name)
 
 
 def teacher_id() -> int | None:

@@ -18,7 +18,7 @@ from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
 from ..store.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
-from . import seating
+from . import guard, seating
 from .links import public_url
 
 bp = Blueprint("tables", __name__)
@@ -133,8 +133,13 @@ def manage(code: str):
     move_url = public_url("tables.take_seats", code=table.code, signed=signed) if signed else None
     move_qr = url_for("tables.take_seats_qr", code=table.code, signed=signed) if signed else None
     return render_template("tables/manage.html", table=table, bots=bot_names(), join_url=join_url, move_url=move_url,
-                           move_qr=move_qr,
+                           move_qr=move_qr, network_notice=_network_notice(),
                            join_page=public_url("tables.join"), this_computer_only=only_this_computer(join_url))
+
+
+def _network_notice() -> str | None:
+    wait = guard.network_limited()
+    return guard.network_sentence(wait) if wait else None
 
 
 @bp.get("/t/<code>/take/<signed>/qr.svg")
@@ -177,9 +182,9 @@ def join():
         table = table_service.read(code)
         if not seating.held_seats(table):
             if request.form.get("student"):  # a class's table: the name picked from its roster
-                seat, token = table_service.join_from_roster(table, request.form["student"], request.form.get("word"))
+                seat, token = guard.join_from_roster(table, request.form["student"], request.form.get("word"))
             else:
-                seat, token = table_service.join(table, name)
+                seat, token = table_service.join(table, name, **guard.joining())
             seating.remember_seat(table.code, seat.position, token)
     except table_service.WaitForTeacher as asked:  # an away student's seat: she waits for the teacher
         seating.remember_ask(table.code, asked.token)
@@ -206,7 +211,7 @@ def waiting(code: str):
     token = seating.ask_token(table.code)
     if token is None:
         return redirect(url_for("tables.join_link", code=table.code))
-    _status, position = table_service.ask_status(table, token)  # its own seat's name, nobody else's
+    _status, position, _why = table_service.ask_status(table, token)  # its own seat's name, nobody else's
     asked = next((s.name for s in table.seats if s.position == position), None)
     return render_template("tables/join.html", code=table.code, name="", error=None, waiting=True,
                            asked_name=asked, ask_url=url_for("api.ask_status", code=table.code))

@@ -1,5 +1,13 @@
 /* The teacher's table page: who has joined, rename/remove/computer per seat, start, close, records. */
-import { api, clear, el, gettext, poller, totals } from "./common.js";
+import { api, clear, el, gettext, lang, poller, totals } from "./common.js";
+
+const NETWORK_EVERY_MS = 30000;  // how often the page asks whether its network's joins are limited
+
+/* What the teacher is shown of a device asking for a seat back: "iPhone · Safari · asked 09:14:05". */
+export function askDetails(ask) {
+  const time = new Date(ask.asked_at * 1000).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+  return [ask.device || gettext("unknown device"), gettext("asked %(time)s", { time: time })].join(" · ");
+}
 
 /* A student's presence in words, for the teacher: "here", "away for 3 min" (issue #19). */
 export function presenceText(seat) {
@@ -19,6 +27,8 @@ function start(root) {
   const playLink = document.getElementById("play-link");
   const dealsBox = document.getElementById("hands-box"), dealsList = document.getElementById("hands");
   const asksBox = document.getElementById("asks-box"), asksList = document.getElementById("asks");
+  const barredBox = document.getElementById("barred-box"), barredList = document.getElementById("barred");
+  const networkLine = document.getElementById("network-limited");
   let state = null;
   const bots = JSON.parse(root.dataset.bots || '[["random", "random"]]');  // [id, name in the reader's language]
   const botNames = {};
@@ -61,11 +71,13 @@ function start(root) {
     playLink.hidden = !s.seats.some(function (seat) { return seat.here; });
     const sums = totals(s);
     drawAsks(s);
+    drawBarred(s);
     clear(seatsBody);
     s.seats.forEach(function (seat) {
       const who = seat.name ? seat.name : gettext("free seat");
       const presence = presenceText(seat);
-      const kind = seat.stand_in ? gettext("computer plays for %(name)s (%(presence)s)", { name: seat.name, presence: presence || gettext("away") }) :
+      const kind = seat.barred ? gettext("taken off for the match: a computer plays for %(name)s", { name: seat.name }) :
+        seat.stand_in ? gettext("computer plays for %(name)s (%(presence)s)", { name: seat.name, presence: presence || gettext("away") }) :
         seat.kind === "computer" ? gettext("computer (%(bot)s)", { bot: botNames[seat.bot] || seat.bot }) :
         seat.vacant ? (seat.name ? gettext("away") : gettext("waiting")) :
         (seat.here ? gettext("on this device") : gettext("student")) + (presence ? " · " + presence : "");
@@ -85,7 +97,7 @@ function start(root) {
       if (seat.kind === "human" && !seat.vacant) {
         controls.append(el("button", { type: "button", onclick: function () { act("DELETE", seatUrl(seat.position)); } }, gettext("Remove")));
       }
-      if (s.status === "playing" && seat.kind === "human" && seat.name && !seat.barred) {
+      if (s.status === "playing" && (seat.kind === "human" || seat.stand_in) && seat.name && !seat.barred) {
         // (the name stays on the seat for the game; nobody can take it, nor ask for it back)
         controls.append(el("button", { type: "button", class: "remove-for-good", onclick: function () {
           act("DELETE", seatUrl(seat.position) + "?for_good=1"); } },
@@ -116,20 +128,57 @@ function start(root) {
     dealsBox.hidden = !(s.hands || []).length;
   }
 
-  /* Devices asking for an away student's seat back: the teacher lets them in or refuses, in one click. */
+  /* Devices asking for an away student's seat back, each with what it says of itself and when it asked:
+     the teacher lets one in (the others of that seat are told no) or refuses it, in one click. */
   function drawAsks(s) {
-    const asking = s.seats.filter(function (seat) { return seat.asks_back; });
+    const asks = s.asks || [];
+    const perSeat = {};
+    asks.forEach(function (ask) { perSeat[ask.position] = (perSeat[ask.position] || 0) + 1; });
     clear(asksList);
-    asking.forEach(function (seat) {
-      asksList.append(el("li", { "data-seat": seat.position },
-        el("span", { class: "ask-text", text: gettext("%(name)s (seat %(number)d) wants their seat back (from a new device)", { name: seat.name, number: seat.position + 1 }) }), " ",
+    asks.forEach(function (ask) {
+      const body = { ask: ask.id }, detailsId = "ask-details-" + ask.id;
+      const others = perSeat[ask.position] - 1;
+      asksList.append(el("li", { "data-seat": ask.position, "data-ask": ask.id },
+        el("span", { class: "ask-text" },
+          gettext("%(name)s (seat %(number)d) wants their seat back (from a new device)", { name: ask.name, number: ask.position + 1 }),
+          el("br"), el("small", { class: "ask-device", id: detailsId, text: askDetails(ask) }),
+          others ? [el("br"), el("small", { class: "ask-others",
+            text: gettext("Several devices ask for this seat: let in the one in front of you; the others are told no.") })] : null),
+        " ",
         el("span", { class: "ask-buttons" },
-          el("button", { type: "button", class: "primary let-in", "aria-label": gettext("Let %(name)s in", { name: seat.name }),
-            onclick: function () { act("POST", seatUrl(seat.position) + "/let-in"); } }, gettext("Let in")), " ",
-          el("button", { type: "button", class: "refuse", "aria-label": gettext("Refuse %(name)s", { name: seat.name }),
-            onclick: function () { act("POST", seatUrl(seat.position) + "/refuse"); } }, gettext("Refuse")))));
+          el("button", { type: "button", class: "primary let-in", "aria-label": gettext("Let %(name)s in", { name: ask.name }),
+            "aria-describedby": detailsId,
+            onclick: function () { act("POST", seatUrl(ask.position) + "/let-in", body); } }, gettext("Let in")), " ",
+          el("button", { type: "button", class: "refuse", "aria-label": gettext("Refuse %(name)s", { name: ask.name }),
+            "aria-describedby": detailsId,
+            onclick: function () { act("POST", seatUrl(ask.position) + "/refuse", body); } }, gettext("Refuse")))));
     });
-    asksBox.hidden = !asking.length;
+    asksBox.hidden = !asks.length;
+  }
+
+  /* Students taken off for the match: the teacher lets them back in (then they may ask for their seat). */
+  function drawBarred(s) {
+    const barred = s.seats.filter(function (seat) { return seat.barred && seat.name; });
+    clear(barredList);
+    barred.forEach(function (seat) {
+      barredList.append(el("li", { "data-seat": seat.position },
+        el("span", { text: gettext("%(name)s (seat %(number)d)", { name: seat.name, number: seat.position + 1 }) }), " ",
+        el("button", { type: "button", class: "let-back", "aria-label": gettext("Let %(name)s back in", { name: seat.name }),
+          onclick: function () { act("POST", seatUrl(seat.position) + "/let-back"); } }, gettext("Let back in"))));
+    });
+    barredBox.hidden = !barred.length || s.status === "finished" || s.status === "closed";
+  }
+
+  /* Many wrong codes from this network: the guessing limit refuses new joins from it (never this page). */
+  async function checkNetwork() {
+    try {
+      const network = await api("GET", root.dataset.network);
+      networkLine.textContent = network.message || "";
+      networkLine.hidden = !network.limited;
+    } catch (error) {
+      /* the notice stays as it was; the next look may answer */
+    }
+    window.setTimeout(checkNetwork, NETWORK_EVERY_MS);
   }
 
   startButton.addEventListener("click", function () { act("POST", base + "/start"); });
@@ -140,6 +189,7 @@ function start(root) {
   });
   const poll = poller(function () { return base; }, draw, showError);
   poll.start();
+  window.setTimeout(checkNetwork, NETWORK_EVERY_MS);
 }
 
 const root = document.getElementById("manage");
