@@ -256,6 +256,26 @@ class Proxy:
             self.sockets.clear()
 
 
+def _app_through_a_relay(tmp_path, monkeypatch):
+    """A relay to the PostgreSQL server, and an app whose database is reached through it."""
+    real = make_url(SERVER_DATABASE)
+    relay = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
+    url = real.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False)
+    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "BOT_PACE_SECONDS": 0,
+                      "HAND_PAUSE_SECONDS": 0, "DEAL_SEED": 7})
+    app.test_client_class = CSRFClient
+    return relay, app
+
+
+def _a_seated_student(app):
+    """A table's code, and the client of Anna, seated there and answered."""
+    code = open_table(teacher_client(app))
+    anna = seat_student(app, code, "Anna")
+    assert anna.get(f"/api/tables/{code}").status_code == 200
+    return code, anna
+
+
 def _close_and_drop(app) -> None:
     """Close the app's connections, then drop the tables it made in the server database."""
     with app.app_context():
@@ -271,18 +291,9 @@ def _close_and_drop(app) -> None:
 @pytest.mark.skipif(not SERVER_DATABASE or not SERVER_DATABASE.startswith("postgresql"),
                     reason="needs the PostgreSQL server (make test-postgres)")
 def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, monkeypatch):
-    real = make_url(SERVER_DATABASE)
-    proxy = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
-    url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "BOT_PACE_SECONDS": 0,
-                      "HAND_PAUSE_SECONDS": 0, "DEAL_SEED": 7})
-    app.test_client_class = CSRFClient
+    proxy, app = _app_through_a_relay(tmp_path, monkeypatch)
     try:
-        teacher = teacher_client(app)
-        code = open_table(teacher)
-        anna = seat_student(app, code, "Anna")
-        assert anna.get(f"/api/tables/{code}").status_code == 200
+        code, anna = _a_seated_student(app)
 
         proxy.cut()
         for _ in range(3):
@@ -316,18 +327,9 @@ def test_a_silent_postgres_gets_503_within_5_s_then_the_app_recovers_by_itself(t
     request waiting on a statement gets its 503 within 5 s, every request after it at once (the
     database's silence is remembered for a moment), a new connection is given up on too, and the app
     recovers by itself once the database answers again."""
-    real = make_url(SERVER_DATABASE)
-    relay = Proxy(real.host or "127.0.0.1", real.port or 5432).start()
-    url = real.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False)
-    monkeypatch.setenv("AUTHORS_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url, "BOT_PACE_SECONDS": 0,
-                      "HAND_PAUSE_SECONDS": 0, "DEAL_SEED": 7})
-    app.test_client_class = CSRFClient
+    relay, app = _app_through_a_relay(tmp_path, monkeypatch)
     try:
-        teacher = teacher_client(app)
-        code = open_table(teacher)
-        anna = seat_student(app, code, "Anna")
-        assert anna.get(f"/api/tables/{code}").status_code == 200
+        code, anna = _a_seated_student(app)
 
         relay.go_silent()
         waits = []

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Flask, current_app, g, jsonify, render_template, request, send_from_directory, session
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -188,23 +188,26 @@ def refuse_blocked_guessers():
     window, browser_key = config["JOIN_GUESS_WINDOW"], _browser_key()
     wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
     if wait and not _teacher_of(code):
-        minutes = _retry_after(wait)
-        raise TooManyAttempts(say(N_plural(
+        _refuse(wait, N_plural(
             "Too many join codes that do not exist were tried in this browser. "
             "Check the code on the board and try again in %(num)d minute.",
             "Too many join codes that do not exist were tried in this browser. "
-            "Check the code on the board and try again in %(num)d minutes."), num=minutes))
+            "Check the code on the board and try again in %(num)d minutes."))
     if not _new_join():
         return None
     wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
     if wait and not _teacher_of(code):
-        minutes = _retry_after(wait)
-        raise TooManyAttempts(say(N_plural(
+        _refuse(wait, N_plural(
             "Too many join codes that do not exist were tried from this network. "
             "Check the code on the board and try again in %(num)d minute.",
             "Too many join codes that do not exist were tried from this network. "
-            "Check the code on the board and try again in %(num)d minutes."), num=minutes))
+            "Check the code on the board and try again in %(num)d minutes."))
     return None
+
+
+def _refuse(wait: float, sentence) -> NoReturn:
+    """A 429 whose sentence gives the minutes to wait (and Retry-After the seconds)."""
+    raise TooManyAttempts(say(sentence, num=_retry_after(wait)))
 
 
 def network_limited() -> float:
@@ -249,20 +252,18 @@ def join_from_roster(table, student: Any, word: Any):
         browser_key = _browser_key("class-word")
         wait = ratelimit.blocked(browser_key, config["CLASS_WORD_LIMIT"], window) if browser_key else 0
         if wait:
-            minutes = _retry_after(wait)
-            raise TooManyAttempts(say(N_plural(
+            _refuse(wait, N_plural(
                 "Too many wrong class words were tried in this browser. "
                 "Check the word on the projector and try again in %(num)d minute.",
                 "Too many wrong class words were tried in this browser. "
-                "Check the word on the projector and try again in %(num)d minutes."), num=minutes))
+                "Check the word on the projector and try again in %(num)d minutes."))
         wait = ratelimit.blocked(_address_key("class-word"), config["CLASS_WORD_ADDRESS_LIMIT"], window)
         if wait:
-            minutes = _retry_after(wait)
-            raise TooManyAttempts(say(N_plural(
+            _refuse(wait, N_plural(
                 "Too many wrong class words were tried from this network. "
                 "Check the word on the projector and try again in %(num)d minute.",
                 "Too many wrong class words were tried from this network. "
-                "Check the word on the projector and try again in %(num)d minutes."), num=minutes))
+                "Check the word on the projector and try again in %(num)d minutes."))
     try:
         return tables.join_from_roster(table, student, word, **joining())
     except BadRequest as refused:
