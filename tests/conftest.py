@@ -12,7 +12,7 @@ from app import create_app
 from app.db import db
 
 from .error_sentences import every_error_sentence_is_translatable  # noqa: F401 (autouse: every error in five languages)
-from .web_support import CSRFClient
+from .web_support import CSRFClient, for_play
 
 SERVER_DATABASE = os.environ.get("AUTHORS_TEST_DATABASE_URL")
 DATABASE_FIXTURES = {"app", "client"}
@@ -70,3 +70,9 @@ def app(request, tmp_path, monkeypatch):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def play_app(app):
+    """The test app with computer players moving at once and a fixed deal seed."""
+    return for_play(app)

@@ -6,14 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 
-from .web_support import for_play, get_state, open_table, seat_student, teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
+from .web_support import get_state, open_table, seat_student, teacher_client
 
 
 def script_catalog(page: str) -> dict:

@@ -12,7 +12,7 @@ import pytest
 from app.engine.options import OPTION_NAMES, OPTION_WORDS, PRESET_HELP, PRESETS
 from app.i18n import preset_title
 
-from .web_support import for_play, get_state, teacher_client
+from .web_support import get_state, teacher_client
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -99,11 +99,6 @@ def shown_options(root: Element) -> dict[str, Element]:
             shown[name] = row
     assert len(rows) == len(OPTION_NAMES)  # every option is on the page, for the script to show
     return shown
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
 
 
 @pytest.fixture

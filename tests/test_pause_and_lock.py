@@ -3,11 +3,7 @@ resumed, and every screen's state says so; a locked table refuses new joins with
 students keep their seats; one request pauses all of a teacher's tables."""
 from __future__ import annotations
 
-from .web_support import for_play, get_state, open_table, seat_student, teacher_client
-
-
-def error_of(response) -> dict:
-    return response.get_json()["error"]
+from .web_support import error_of, for_play, get_state, open_table, seat_student, teacher_client
 
 
 def started(app, seats=None):

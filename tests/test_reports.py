@@ -11,7 +11,7 @@ import pytest
 
 from app.services import reports
 
-from .web_support import choose_move, deck_of, for_play, get_state, seat_student, teacher_client, titles_of
+from .web_support import choose_move, deck_of, get_state, seat_student, teacher_client, titles_of
 
 SHEET = ("Charles Dickens\tOliver Twist\tOliver\n"
          "Charles Dickens\tBleak House\n"
@@ -64,11 +64,6 @@ def played_table(app, teacher, name="Room 12"):
     final = get_state(teacher, code)
     assert final["status"] == "finished"
     return code, made_answers, final
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
 
 
 def test_a_report_shows_every_answer_and_the_sets_won(play_app):

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
+from .web_support import choose_move, deck_of, error_of, for_play, get_state, open_table, seat_student, teacher_client
 
 DEEP_OBJECT = '{"a":' * 3000 + "1" + "}" * 3000
 DEEP_ARRAY = "[" * 50_000
@@ -30,10 +30,6 @@ def table(app):
     code = open_table(teacher)
     student = seat_student(app, code, "Anna")
     return teacher, student, code
-
-
-def error_of(response) -> dict:
-    return response.get_json()["error"]
 
 
 def raw(client, method: str, url: str, text: str):

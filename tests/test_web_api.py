@@ -5,12 +5,7 @@ import re
 
 import pytest
 
-from .web_support import for_play, open_table, seat_student, teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
+from .web_support import open_table, seat_student, teacher_client
 
 
 def documented_routes(document) -> set[tuple[str, str]]:

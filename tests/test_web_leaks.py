@@ -11,13 +11,12 @@ import json
 import random
 import re
 
-import pytest
 import yaml
 
 from app.models import Deal, Table
 
 from .test_web_privacy import PUBLIC, Watch, assert_private
-from .web_support import choose_move, deck_of, for_play, get_state, open_table, seat_student, teacher_client
+from .web_support import choose_move, deck_of, get_state, open_table, seat_student, teacher_client
 
 PARAMS = {"code", "number", "position", "name", "signed"}  # what a table's routes are named by
 TABLE_LISTS = {"api.list_tables", "tables.overview", "reports.index", "reports.answers_csv",
@@ -90,11 +89,6 @@ def check_everything(app, code, clients, watch, routes, finished_headers, runnin
                     assert_private(body, secret, titles, rule.endpoint not in DECK_TITLES, f"{path} for {who}")
                 checked += 1
     return checked
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
 
 
 def test_no_endpoint_page_or_export_shows_a_hidden_card(play_app):

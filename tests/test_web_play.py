@@ -16,19 +16,8 @@ from app.engine.replay import replay
 from app.models import MoveRow, Table
 from app.services import deals
 
-from .web_support import CSRFClient, choose_move, deck_of, for_play, get_state, open_table, seat_student, \
-    teacher_client, titles_of
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
-
-
-def error_of(response):
-    data = response.get_json()
-    assert data and "error" in data, response.data[:300]
-    return data["error"]
+from .web_support import CSRFClient, choose_move, deck_of, error_of, get_state, open_table, \
+    seat_student, teacher_client, titles_of
 
 
 def started(app, **spec):

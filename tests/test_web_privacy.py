@@ -13,13 +13,8 @@ import pytest
 
 from app.models import Table
 
-from .web_support import server_game, choose_move, deck_of, for_play, get_state, open_table, seat_student, strings, \
+from .web_support import server_game, choose_move, deck_of, get_state, open_table, seat_student, strings, \
     teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
 
 
 PUBLIC = None

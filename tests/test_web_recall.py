@@ -9,17 +9,11 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 
 from app.models import MoveRow, Table
 from app.services.recall import cue
 
-from .web_support import server_game, deck_of, for_play, get_state, library_sets, open_table, seat_student, teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
+from .web_support import server_game, deck_of, get_state, library_sets, open_table, seat_student, teacher_client
 
 
 def truth(app, code, name):

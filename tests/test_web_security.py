@@ -13,12 +13,7 @@ from flask.sessions import SecureCookieSessionInterface
 from app import create_app
 from app.store.codes import token_hash
 
-from .web_support import for_play, get_state, open_table, seat_student, teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
+from .web_support import get_state, open_table, seat_student, teacher_client
 
 
 def started_table(app, names=("Anna", "Boris")):

@@ -9,24 +9,13 @@ from app.models import Seat, Table
 from app.services import accounts
 from app.store.codes import CODE_ALPHABET, is_valid_code, normalize_code
 
-from .web_support import for_play, get_state, open_table, seat_student, teacher_client
-
-
-@pytest.fixture
-def play_app(app):
-    return for_play(app)
+from .web_support import error_of, get_state, open_table, seat_student, teacher_client
 
 
 
 # A new table with the bonus forgives typos, keeps the bonus apart and, with card asks, names the work in
 # the ask (issue 17: the app's defaults, not the engine's).
 NEW_TABLE_BONUS = {"answers": "typos", "bonus_in_score": False, "named_asks": True}
-
-
-def error_of(response):
-    data = response.get_json()
-    assert data and "error" in data, response.data[:200]
-    return data["error"]
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -18,6 +18,13 @@ def for_play(app):
     return app
 
 
+def error_of(response) -> dict:
+    """The error a JSON answer carries (its code and sentence); fails when it carries none."""
+    data = response.get_json()
+    assert data and "error" in data, response.data[:300]
+    return data["error"]
+
+
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 TEACHER_PASSWORD = "a long classroom password"
 _teacher_hash: list[str] = []  # hashed once per test run: scrypt is slow on purpose
