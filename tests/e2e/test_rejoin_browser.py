@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from app.db import db
+from app.db import begin_write, db
 from app.models import MoveRow, Table
 
 from .a11y_support import Checker, axe_source
@@ -18,6 +18,9 @@ SHOTS = Path("/tmp/seats-shots")
 
 def _seat_back(app, code, name, seconds):
     with app.app_context():
+        # A write transaction from the start, as the app's own writes are: a read turned into a write
+        # fails at once ("database is locked") when the live server committed in between.
+        begin_write()
         table = Table.query.filter_by(code=code).one()
         seat = next(s for s in table.seats if s.name == name)
         seat.seen_at = (seat.seen_at or time.time()) - seconds
