@@ -121,14 +121,12 @@ def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float)
             if timeout is not None or _patient.get():
                 return super().wait(gen, interval, timeout)
             try:
-                return super().wait(gen, interval, self._answer_seconds)
+                return super().wait(gen, interval, answer_seconds)
             except wait_timeout as exc:
                 self.pgconn.finish()  # what the server did with the statement is unknown: never reuse it
                 silence.begin()
                 raise psycopg.OperationalError(
-                    f"the database did not answer within {self._answer_seconds:g} s") from exc
-
-        _answer_seconds = answer_seconds
+                    f"the database did not answer within {answer_seconds:g} s") from exc
 
     @event.listens_for(engine, "do_connect")
     def connect(dialect, connection_record, cargs, cparams):
@@ -140,8 +138,6 @@ def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float)
             if time.monotonic() - started >= float(cparams.get("connect_timeout") or CONNECT_SECONDS):
                 silence.begin()  # not refused: no answer at all
             raise
-
-    engine.dialect.authors_silence = silence  # type: ignore[attr-defined]
 
 
 def _ping_after_idle(engine: Engine, idle_seconds: float, silence: Silence) -> None:

@@ -276,6 +276,18 @@ def _a_seated_student(app):
     return code, anna
 
 
+def _assert_recovers(app, code, anna, seconds: float) -> None:
+    """Once the database answers again, Anna's polls are answered within `seconds`, and Boris can join."""
+    deadline = time.time() + seconds
+    while True:
+        up = anna.get(f"/api/tables/{code}")
+        if up.status_code == 200 or time.time() > deadline:
+            break
+        time.sleep(0.2)
+    assert up.status_code == 200
+    assert seat_student(app, code, "Boris")
+
+
 def _close_and_drop(app) -> None:
     """Close the app's connections, then drop the tables it made in the server database."""
     with app.app_context():
@@ -306,14 +318,7 @@ def test_postgres_going_away_gets_503_then_the_app_recovers_by_itself(tmp_path, 
         assert joined.status_code == 503
 
         proxy.start()  # the same port: the database is back
-        deadline = time.time() + 10
-        while True:
-            up = anna.get(f"/api/tables/{code}")
-            if up.status_code == 200 or time.time() > deadline:
-                break
-            time.sleep(0.2)
-        assert up.status_code == 200
-        assert seat_student(app, code, "Boris")
+        _assert_recovers(app, code, anna, seconds=10)
     finally:
         proxy.cut()
         _close_and_drop(app)
@@ -350,14 +355,7 @@ def test_a_silent_postgres_gets_503_within_5_s_then_the_app_recovers_by_itself(t
         assert time.perf_counter() - started < 5
 
         relay.speak_again()
-        deadline = time.time() + 15
-        while True:
-            up = anna.get(f"/api/tables/{code}")
-            if up.status_code == 200 or time.time() > deadline:
-                break
-            time.sleep(0.2)
-        assert up.status_code == 200
-        assert seat_student(app, code, "Boris")
+        _assert_recovers(app, code, anna, seconds=15)
     finally:
         relay.cut()
         _close_and_drop(app)
