@@ -83,6 +83,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(reports.bp)
     from .web import classes
     app.register_blueprint(classes.bp)
+    from .web import network
+    app.register_blueprint(network.bp)  # the teacher's network check (issue #31)
     errors.register(app)
     from .web import guard, play_door
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)

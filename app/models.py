@@ -347,3 +347,18 @@ class RosterStudent(db.Model):
     name_key = db.Column(db.String(40), nullable=False)
     removed = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     created_at = db.Column(db.Float, nullable=False, default=_now)
+
+
+# ----------------------------------------------------------------------------------------------------
+# The network check (issue #31): which devices reached this server lately, and how fast
+# ----------------------------------------------------------------------------------------------------
+class NetworkSighting(db.Model):
+    """One address that opened a student's page lately, with the round trip its page measured
+    (app/services/network.py). Kept one day: the teacher's network check asks only about the last half hour."""
+    __tablename__ = "network_sightings"
+
+    address = db.Column(db.String(45), primary_key=True)  # IPv4 or IPv6, as the request came from
+    device = db.Column(db.String(40), nullable=False, default="")  # "iPhone · Safari" (known names only)
+    first_seen = db.Column(db.Float, nullable=False, default=_now)
+    last_seen = db.Column(db.Float, nullable=False, default=_now, index=True)
+    round_trip_ms = db.Column(db.Float, nullable=True)  # the median of the page's own requests, when it sent one

@@ -212,6 +212,12 @@ class LockRequest(Body):
     locked: Annotated[bool, Field(strict=True), What('"locked"')]
 
 
+class RoundTrip(Body):
+    """POST /classroom/reach: a student's page says it reached the server, and how long its requests took."""
+    round_trip_ms: Annotated[float | None, Field(ge=0, le=60_000, allow_inf_nan=False), What('"round_trip_ms"')] = Field(
+        None, description="The median time of the page's own requests to /healthz, in milliseconds.")
+
+
 class AskAnswer(Body):
     """POST /api/tables/<code>/seats/<position>/let-in (or /refuse): which device's request is answered."""
     ask: Annotated[int | None, Field(ge=1), BeforeValidator(_not_bool), What('"ask"')] = Field(

@@ -1,7 +1,8 @@
 /* The teacher's table page: who has joined, rename/remove/computer per seat, start, close, records. */
-import { api, clear, el, gettext, lang, poller, totals } from "./common.js";
+import { api, clear, el, gettext, lang, poller, serverNow, totals } from "./common.js";
 
 const NETWORK_EVERY_MS = 30000;  // how often the page asks whether its network's joins are limited
+const NO_PHONE_AFTER_S = 120;  // no phone this long after opening: the page links the network check
 
 /* What the teacher is shown of a device asking for a seat back: "iPhone · Safari · asked 09:14:05". */
 export function askDetails(ask) {
@@ -29,6 +30,7 @@ function start(root) {
   const asksBox = document.getElementById("asks-box"), asksList = document.getElementById("asks");
   const barredBox = document.getElementById("barred-box"), barredList = document.getElementById("barred");
   const networkLine = document.getElementById("network-limited");
+  const noPhoneLine = document.getElementById("no-phone");
   let state = null;
   const bots = JSON.parse(root.dataset.bots || '[["random", "random"]]');  // [id, name in the reader's language]
   const botNames = {};
@@ -72,6 +74,7 @@ function start(root) {
     const sums = totals(s);
     drawAsks(s);
     drawBarred(s);
+    drawNoPhone();
     clear(seatsBody);
     s.seats.forEach(function (seat) {
       const who = seat.name ? seat.name : gettext("free seat");
@@ -169,6 +172,17 @@ function start(root) {
     barredBox.hidden = !barred.length || s.status === "finished" || s.status === "closed";
   }
 
+  /* Two minutes open, seats waiting for students, and not one has joined from another device: link the
+     network check (a guest Wi-Fi that keeps devices apart is the usual cause). */
+  function drawNoPhone() {
+    if (!state) return;
+    const open = state.status === "lobby" || state.status === "playing";
+    const awaited = state.seats.some(function (seat) { return seat.kind === "human" && !seat.here; });
+    const joined = state.seats.some(function (seat) { return seat.kind === "human" && !seat.here && !seat.vacant; });
+    const waited = serverNow() - Number(noPhoneLine.dataset.opened) >= NO_PHONE_AFTER_S;
+    noPhoneLine.hidden = !(open && awaited && !joined && waited);
+  }
+
   /* Many wrong codes from this network: the guessing limit refuses new joins from it (never this page). */
   async function checkNetwork() {
     try {
@@ -190,6 +204,7 @@ function start(root) {
   const poll = poller(function () { return base; }, draw, showError);
   poll.start();
   window.setTimeout(checkNetwork, NETWORK_EVERY_MS);
+  window.setInterval(drawNoPhone, 10000);
 }
 
 const root = document.getElementById("manage");
