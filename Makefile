@@ -29,7 +29,8 @@ $(AXE_STAMP): $(AXE_DIR)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then npm ci --prefix $(AXE_DIR) --no-audit --no-fund && touch $@; \
 	else echo "npm not found: the accessibility checks (axe-core) of tests/e2e will be skipped"; fi
 
-# Ruff on all the Python; mypy --strict on app/engine and app/decks (pyproject.toml: [tool.ruff], [tool.mypy]).
+# Ruff on all the Python; mypy --strict on app/engine, app/decks, app/store, app/services and app/db.py
+# (pyproject.toml: [tool.ruff], [tool.mypy]).
 lint: $(STAMP)
 	$(BIN)/ruff check app tests bench
 	$(BIN)/mypy

@@ -1,4 +1,5 @@
-"""Configuration from the environment, with defaults that are safe on a teacher's laptop.
+"""The configuration: every setting's default (DEFAULTS, safe on a teacher's laptop), what the environment
+says, and the two merged once for the factory (`settings`).
 
 AUTHORS_ENV=production (set by `authors serve --prod`) turns the laptop defaults off: SECRET_KEY must
 come from the environment (or the file SECRET_KEY_FILE names) and be a real secret, and cookies are sent over HTTPS only unless
@@ -6,10 +7,61 @@ AUTHORS_INSECURE_COOKIES=1 (a school network without TLS in front).
 """
 from __future__ import annotations
 
+import copy
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
+
+# Every setting's default, in one place: the factory applies them once, under what the environment says
+# (from_environment) and what a test or a benchmark gives (create_app's test_config). The code reads
+# app.config[KEY] and never names a default of its own.
+DEFAULTS: dict[str, Any] = {
+    "SQLALCHEMY_TRACK_MODIFICATIONS": False,
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "SESSION_COOKIE_HTTPONLY": True,
+    # Never unset (a test config's None too): the session cookie stays on this site's own requests.
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    # The session cookie is sent again only when it changes, not on every poll (its lifetime runs
+    # from the last change: a seat is kept PERMANENT_SESSION_LIFETIME, 31 days).
+    "SESSION_REFRESH_EACH_REQUEST": False,
+    # A form's CSRF token lives as long as the session: a play screen stays open all lesson.
+    "WTF_CSRF_TIME_LIMIT": None,
+    # Teachers sign up freely (ALLOW_SIGNUP=1, the default), only until the first teacher exists
+    # (ALLOW_SIGNUP=first, what `authors serve --class` sets on a laptop), or never (0): then only
+    # with a teacher's invitation link.
+    "ALLOW_SIGNUP": True,
+    # Behind a reverse proxy (nginx, a load balancer): how many proxies in front of the app set
+    # X-Forwarded-For/-Proto/-Host. 0 (the default) trusts none, so a student cannot pose as
+    # another address to dodge the join-code limit.
+    "TRUSTED_PROXIES": 0,
+    # The address students open (join links, QR codes, invitations): never the request's Host header,
+    # which anyone can set. PUBLIC_URL, else SERVER_NAME; `authors serve` names its own address.
+    "PUBLIC_URL": None,
+    # The host names requests may carry (others get 400: app/web/security.py); unset: any.
+    "ALLOWED_HOSTS": None,
+    # Guessing (app/web/guard.py): wrong join codes a browser may try within JOIN_GUESS_WINDOW seconds,
+    # and an address (JOIN_GUESS_ADDRESS_LIMIT, from the environment too: raise it for a district whose
+    # schools all reach the server through one address); the class word's, the same way.
+    "JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_ADDRESS_LIMIT": 300, "JOIN_GUESS_WINDOW": 600,
+    "CLASS_WORD_LIMIT": 10, "CLASS_WORD_ADDRESS_LIMIT": 100,
+    # The pace of play (app/services/deals.py): seconds between computer players' moves (a pace a class
+    # can follow), the pause after a hand, how often a screen polls; DEAL_SEED fixes the deals (tests).
+    # Tests and benchmarks of a real server set them from the environment (AUTHORS_BOT_PACE_SECONDS ...).
+    "BOT_PACE_SECONDS": 2.5, "HAND_PAUSE_SECONDS": 4.0, "POLL_MS": 1000, "DEAL_SEED": None,
+    # The database (app/db.py): how long a writer waits for the write lock (SQLite) or a table's lock
+    # (PostgreSQL) before giving up with a 503. A PostgreSQL server that stops answering (no refusal,
+    # just silence: a dead host, a cut network) is given up on: a connection after CONNECT_SECONDS (libpq's
+    # least), a statement's answer after ANSWER_SECONDS (the connection is then closed: its state is
+    # unknown), so a request gets its 503 within 5 s; and for SILENCE_SECONDS after that, every request
+    # that needs the database gets its 503 at once, so that a class's polls do not queue behind each
+    # other's waits. A connection idle in the pool this long is pinged before it is handed out.
+    "DATABASE_LOCK_TIMEOUT_MS": 3_500, "DATABASE_CONNECT_SECONDS": 2, "DATABASE_ANSWER_SECONDS": 4.0,
+    "DATABASE_SILENCE_SECONDS": 3.0, "DATABASE_IDLE_PING_SECONDS": 5.0,
+    "SQLITE_SYNCHRONOUS": "FULL",
+}
 
 WEAK_KEYS = {"dev", "development", "secret", "secret-key", "change-me", "changeme", "default", "test", "key"}
 MIN_KEY_LENGTH = 24
@@ -57,34 +109,22 @@ def from_environment(instance_path: str) -> dict:
         "AUTHORS_ENV": "production" if production else "development",
         "SECRET_KEY": secret,
         "SQLALCHEMY_DATABASE_URI": database_url,
-        "SQLALCHEMY_TRACK_MODIFICATIONS": False,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
-        "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "UPLOAD_FOLDER": str(instance / "uploads"),
-        "SESSION_COOKIE_HTTPONLY": True,
-        # The session cookie is sent again only when it changes, not on every poll (its lifetime runs
-        # from the last change: a seat is kept PERMANENT_SESSION_LIFETIME, 31 days).
-        "SESSION_REFRESH_EACH_REQUEST": False,
         "SESSION_COOKIE_SECURE": production and os.environ.get("AUTHORS_INSECURE_COOKIES") != "1",
-        # Teachers sign up freely (ALLOW_SIGNUP=1, the default), only until the first teacher exists
-        # (ALLOW_SIGNUP=first, what `authors serve --class` sets on a laptop), or never (0): then only
-        # with a teacher's invitation link.
         "ALLOW_SIGNUP": _signup(os.environ.get("ALLOW_SIGNUP")),
-        # A form's CSRF token lives as long as the session: a play screen stays open all lesson.
-        "WTF_CSRF_TIME_LIMIT": None,
-        # Behind a reverse proxy (nginx, a load balancer): how many proxies in front of the app set
-        # X-Forwarded-For/-Proto/-Host. 0 (the default) trusts none, so a student cannot pose as
-        # another address to dodge the join-code limit.
         "TRUSTED_PROXIES": _count(os.environ.get("TRUSTED_PROXIES"), "TRUSTED_PROXIES"),
-        # The address students open (join links, QR codes, invitations): never the request's Host header,
-        # which anyone can set. PUBLIC_URL, else SERVER_NAME; `authors serve` names its own address.
         "PUBLIC_URL": public_url(os.environ.get("PUBLIC_URL"), os.environ.get("SERVER_NAME")),
-        # The host names requests may carry (others get 400: app/web/security.py); unset: any.
         "ALLOWED_HOSTS": _hosts(os.environ.get("ALLOWED_HOSTS")),
-        # Wrong join codes one address may try within JOIN_GUESS_WINDOW (app/web/guard.py, default 300):
-        # raise it for a district whose schools all reach the server through one address.
         **_join_guess_address_limit(os.environ.get("JOIN_GUESS_ADDRESS_LIMIT")),
     }
+
+
+def settings(instance_path: str, given: dict | None = None) -> dict:
+    """The app's whole configuration, applied once by the factory: DEFAULTS, under what the environment
+    says, under what `given` (a test's, a benchmark's) says."""
+    merged = copy.deepcopy(DEFAULTS) | from_environment(instance_path) | dict(given or {})
+    merged["SESSION_COOKIE_SAMESITE"] = merged["SESSION_COOKIE_SAMESITE"] or DEFAULTS["SESSION_COOKIE_SAMESITE"]
+    return merged
 
 
 def _join_guess_address_limit(value: str | None) -> dict:
@@ -121,7 +161,7 @@ def _hosts(value: str | None) -> list[str] | None:
 
 def _count(value: str | None, name: str) -> int:
     if value is None or not value.strip():
-        return 0
+        return int(DEFAULTS[name])
     try:
         number = int(value)
     except ValueError:
@@ -134,7 +174,7 @@ def _count(value: str | None, name: str) -> int:
 def _signup(value: str | None) -> bool | str:
     if value is not None and value.strip().lower() == "first":
         return "first"
-    return _flag(value, default=True)
+    return _flag(value, default=DEFAULTS["ALLOW_SIGNUP"])
 
 
 def _flag(value: str | None, default: bool) -> bool:

@@ -17,39 +17,41 @@ from __future__ import annotations
 import contextvars
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, TypeVar
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event, inspect, select, text
 from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session, SessionTransaction
+
+from .config import DEFAULTS
 
 WRITE = "authors_write"          # the execution option that marks a write transaction
 AUTOCOMMIT = "authors_autocommit"  # ... and a SQLite connection whose statements are each their own (no BEGIN)
-LOCK_TIMEOUT_MS = 3_500  # how long a writer waits for the write lock (SQLite) or a table's lock
-                         # (PostgreSQL) before giving up with a 503: config DATABASE_LOCK_TIMEOUT_MS
-# A PostgreSQL server that stops answering (no refusal, just silence: a dead host, a cut network) is given
-# up on: a connection after CONNECT_SECONDS, a statement's answer after ANSWER_SECONDS (the connection is
-# then closed: its state is unknown), so a request gets its 503 within 5 s; and for SILENCE_SECONDS after
-# that, every request that needs the database gets its 503 at once, so that a class's polls do not queue
-# behind each other's waits. Then the next request tries again: the app recovers by itself.
-CONNECT_SECONDS = 2        # (libpq's least) config DATABASE_CONNECT_SECONDS
-ANSWER_SECONDS = 4.0       # config DATABASE_ANSWER_SECONDS
-SILENCE_SECONDS = 3.0      # config DATABASE_SILENCE_SECONDS
+# How long a writer waits for a lock, and when a PostgreSQL server that stops answering (no refusal, just
+# silence: a dead host, a cut network) is given up on: DATABASE_LOCK_TIMEOUT_MS, DATABASE_CONNECT_SECONDS,
+# DATABASE_ANSWER_SECONDS, DATABASE_SILENCE_SECONDS and DATABASE_IDLE_PING_SECONDS, whose defaults and
+# reasons are in app/config.py. After the silence the next request tries again: the app recovers by itself.
+CONNECT_SECONDS = DEFAULTS["DATABASE_CONNECT_SECONDS"]  # (libpq's least) a connection's deadline when none is set
 
 
 class Database(SQLAlchemy):
+    if TYPE_CHECKING:
+        # Flask-SQLAlchemy types a relationship as its property class, which describes no value read from a
+        # row: a model's relationships are Any to mypy, as its columns (db.Column) are.
+        def relationship(self, *args: Any, **kwargs: Any) -> Any: ...
+
     def init_app(self, app: Flask) -> None:
         uri = str(app.config.get("SQLALCHEMY_DATABASE_URI") or "")
-        lock_timeout = int(app.config.get("DATABASE_LOCK_TIMEOUT_MS", LOCK_TIMEOUT_MS))
+        lock_timeout = int(app.config["DATABASE_LOCK_TIMEOUT_MS"])
         if uri.startswith("postgresql"):
             # A server that does not answer is given up on after a few seconds (a 503, not a hung worker),
             # and a writer waits for a table's lock as long as a SQLite writer waits for its file.
             options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
             connect_args = dict(options.get("connect_args") or {})
-            connect_args.setdefault("connect_timeout", int(app.config.get("DATABASE_CONNECT_SECONDS",
-                                                                          CONNECT_SECONDS)))
+            connect_args.setdefault("connect_timeout", int(app.config["DATABASE_CONNECT_SECONDS"]))
             connect_args.setdefault("options", f"-c lock_timeout={lock_timeout}")
             options["connect_args"] = connect_args
             # Not a ping before every use (a round trip per request, ~8% of a poll's cost): only a
@@ -64,16 +66,11 @@ class Database(SQLAlchemy):
         with app.app_context():
             for engine in self.engines.values():
                 if engine.dialect.name == "sqlite":
-                    _serialize_sqlite(engine, lock_timeout, app.config.get("SQLITE_SYNCHRONOUS", "FULL"))
+                    _serialize_sqlite(engine, lock_timeout, app.config["SQLITE_SYNCHRONOUS"])
                 else:
-                    silence = Silence(float(app.config.get("DATABASE_SILENCE_SECONDS", SILENCE_SECONDS)))
-                    _give_up_on_silence(engine, silence, float(app.config.get("DATABASE_ANSWER_SECONDS",
-                                                                              ANSWER_SECONDS)))
-                    _ping_after_idle(engine, float(app.config.get("DATABASE_IDLE_PING_SECONDS", IDLE_PING_SECONDS)),
-                                     silence)
-
-
-IDLE_PING_SECONDS = 5.0
+                    silence = Silence(float(app.config["DATABASE_SILENCE_SECONDS"]))
+                    _give_up_on_silence(engine, silence, float(app.config["DATABASE_ANSWER_SECONDS"]))
+                    _ping_after_idle(engine, float(app.config["DATABASE_IDLE_PING_SECONDS"]), silence)
 
 
 class DatabaseSilent(Exception):
@@ -109,14 +106,14 @@ def patiently() -> Iterator[None]:
 
 
 def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float) -> None:
-    """psycopg connections whose every wait for the server has a deadline (see ANSWER_SECONDS)."""
+    """psycopg connections whose every wait for the server has a deadline (see DATABASE_ANSWER_SECONDS)."""
     import psycopg
 
     # psycopg raises its internal _WaitTimeout when a wait's deadline passes; it asks its callers to
     # handle it, which is done here (it becomes DatabaseSilent, a driver error SQLAlchemy wraps).
     wait_timeout: type[Exception] = getattr(psycopg.errors, "_WaitTimeout", psycopg.OperationalError)
 
-    class DeadlineConnection(psycopg.Connection):  # type: ignore[type-arg]
+    class DeadlineConnection(psycopg.Connection):
         def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
             if timeout is not None or _patient.get():
                 return super().wait(gen, interval, timeout)
@@ -129,7 +126,7 @@ def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float)
                     f"the database did not answer within {answer_seconds:g} s") from exc
 
     @event.listens_for(engine, "do_connect")
-    def connect(dialect, connection_record, cargs, cparams):
+    def connect(dialect: Any, connection_record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
         silence.check()
         started = time.monotonic()
         try:
@@ -143,15 +140,15 @@ def _give_up_on_silence(engine: Engine, silence: Silence, answer_seconds: float)
 def _ping_after_idle(engine: Engine, idle_seconds: float, silence: Silence) -> None:
     """A pooled connection that waited longer than idle_seconds is pinged before use; one that fails is replaced (DisconnectionError: the pool connects afresh).
     Busy connections go straight to work, and a connection that died while busy fails its request with
-    a 503 (guard.py), which marks the whole pool stale, so the next request connects afresh. While the
+    a 503 (app/web/errors.py), which marks the whole pool stale, so the next request connects afresh. While the
     database is silent (Silence) no connection is handed out: the request gets its 503 at once."""
 
     @event.listens_for(engine, "checkin")
-    def on_checkin(dbapi_connection, record):
+    def on_checkin(dbapi_connection: Any, record: Any) -> None:
         record.info["idle_since"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def on_checkout(dbapi_connection, record, proxy):
+    def on_checkout(dbapi_connection: Any, record: Any, proxy: Any) -> None:
         silence.check()
         since = record.info.get("idle_since")
         if since is None or time.monotonic() - since < idle_seconds:
@@ -177,7 +174,7 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
     memory = engine.url.database in (None, "", ":memory:")
 
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, connection_record):
+    def on_connect(dbapi_connection: Any, connection_record: Any) -> None:
         dbapi_connection.isolation_level = None  # the driver emits no BEGIN of its own
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -187,7 +184,7 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(conn):
+    def on_begin(conn: Connection) -> None:
         options = conn.get_execution_options()
         if options.get(AUTOCOMMIT):
             return
@@ -198,10 +195,18 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
             # Straight to the driver: SQLAlchemy's execution of a statement costs ~5x the BEGIN itself,
             # and every request begins one or two transactions.
             try:
-                conn.connection.driver_connection.execute(statement)
+                driver(conn).execute(statement)
             except engine.dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it ("locked": a 503)
                 raise DBAPIError.instance(statement, (), error, engine.dialect.loaded_dbapi.Error,
                                           dialect=engine.dialect) from error
+
+
+def driver(connection: Connection) -> Any:
+    """The driver's own connection under a SQLAlchemy connection (for the statements sent to it directly)."""
+    found = connection.connection.driver_connection
+    if found is None:  # (a connection in use always has one)
+        raise RuntimeError("the connection has no driver connection")
+    return found
 
 
 db = Database()
@@ -217,7 +222,8 @@ def begin_write() -> None:
     session = db.session()
     if session.get_bind().dialect.name == "sqlite":
         _end_transaction(session)
-        session.connection(execution_options={WRITE: True})
+        write: dict[str, Any] = {WRITE: True}
+        session.connection(execution_options=write)
     # (PostgreSQL, READ COMMITTED: the FOR UPDATE that follows, in this same transaction, reads the latest row)
     session.info[WRITING] = True
 
@@ -233,7 +239,7 @@ def end_read() -> None:
     _end_transaction(session)
 
 
-def _end_transaction(session) -> None:
+def _end_transaction(session: Session) -> None:
     if session.in_transaction():
         session.expire_on_commit = False
         try:
@@ -243,12 +249,19 @@ def _end_transaction(session) -> None:
 
 
 @event.listens_for(db.session, "after_transaction_end")
-def _write_ended(session, transaction) -> None:
+def _write_ended(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:
         session.info.pop(WRITING, None)
 
 
-def write_lock(model, ident, loaded=None):
+class _Identified(Protocol):
+    id: Any  # the primary key column (a mapped class's attribute)
+
+
+_Row = TypeVar("_Row", bound=_Identified)
+
+
+def write_lock(model: type[_Row], ident: int, loaded: _Row | None = None) -> _Row | None:
     """Begin a write transaction and lock one row (SELECT ... FOR UPDATE); returns the row as it is now,
     or None when it is gone.
 

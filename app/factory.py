@@ -11,10 +11,9 @@ from flask_migrate import Migrate
 from sqlalchemy import inspect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .config import from_environment
+from .config import settings
 from . import i18n
 from .db import db, patiently, schema_lock
-from .services.deals import DEFAULTS as PLAY_DEFAULTS
 
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -44,13 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web.sessions import CookieSessions
     app.session_interface = CookieSessions()
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(from_environment(app.instance_path))
-    if test_config:
-        app.config.from_mapping(test_config)
-
-    for key, value in PLAY_DEFAULTS.items():
-        app.config.setdefault(key, value)
-    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
+    app.config.from_mapping(settings(app.instance_path, test_config))  # every default: app/config.py
 
     from . import models  # noqa: F401  (the tables must be known before the schema is prepared)
     db.init_app(app)

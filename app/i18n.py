@@ -14,10 +14,10 @@ from babel import Locale, dates, numbers
 from babel.messages.extract import extract
 from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
-from werkzeug.exceptions import HTTPException
 
 from .decks.model import Deck
 from .languages import DEFAULT_LANGUAGE, LANGUAGES
+from .web.table_code import request_table_code
 
 COOKIE = "lang"
 COOKIE_AGE = 365 * 24 * 3600
@@ -48,8 +48,7 @@ def preset_title(preset: str) -> str:
 
     if preset not in rules.PRESETS:
         return preset
-    language = current_language()
-    return rules.rules_page(preset, language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE).title
+    return rules.rules_page(preset, rules_language()).title
 
 
 def deck_word(deck, which: str) -> str:
@@ -60,9 +59,18 @@ def deck_word(deck, which: str) -> str:
 
 
 def current_language() -> str:
-    """The language of this request's pages and messages (a teacher's interface language)."""
+    """The language of this request's pages and messages (a teacher's interface language): the one
+    answer to "which language does this request read", chosen once by `select_language`."""
     locale = get_locale()
     return locale.language if locale else DEFAULT_LANGUAGE
+
+
+def rules_language() -> str:
+    """The language of the rules this request reads: its own, when the rules are written in it."""
+    from . import rules
+
+    language = current_language()
+    return language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE
 
 
 def translated(sentence) -> str:
@@ -75,23 +83,18 @@ def translated(sentence) -> str:
     return sentence.render(get_translations())
 
 
-def _named_table_code() -> str | None:
-    """The join code of the table this request is about: in its URL, or in the join form."""
-    code = (request.view_args or {}).get("code")
-    if code is None and request.endpoint == "tables.join" and request.method == "POST":
-        try:
-            code = request.form.get("code")
-        except HTTPException:  # a body over the limit (the 413 page is being made)
-            code = None
-    return None if code is None else str(code)
-
-
 def table_language() -> str | None:
     """The language the teacher chose for the table this request is about, if it is about one (looked
     up once per request, and only when something is translated: an unchanged poll never asks)."""
     if "table_language" not in g:
-        g.table_language = _lookup_table_language(_named_table_code())
+        g.table_language = _lookup_table_language(request_table_code())
     return g.table_language
+
+
+def without_table_language() -> None:
+    """This request's messages leave its table's language out (unless already found): the database does
+    not answer, and is not asked a second question."""
+    g.setdefault("table_language", None)
 
 
 def _lookup_table_language(code: str | None) -> str | None:
@@ -107,9 +110,7 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def language_choices():
-        locale = get_locale()
-        return {"current_language": locale.language if locale else DEFAULT_LANGUAGE, "languages": LANGUAGES,
-                "script_catalog": script_catalog}
+        return {"current_language": current_language(), "languages": LANGUAGES, "script_catalog": script_catalog}
 
     app.add_template_filter(format_when, "datetime")
     app.add_template_filter(format_day, "date")

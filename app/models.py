@@ -9,40 +9,85 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, TypeVar
 
 from sqlalchemy import UniqueConstraint
 from sqlalchemy.orm import deferred
 
 from .db import db
+from .engine.options import Options, make_options
 
 
 def _now() -> float:
     return time.time()
 
 
-# What a table, a seat and a deal say about themselves, for the ORM rows below and for the snapshots
-# of app/store/snapshots.py (plain values from one read) alike.
-class TableMixin:
+@lru_cache(maxsize=256)
+def _table_options(rules: str, options_json: str) -> tuple[Options, dict[str, Any]]:
+    """A table's options (its rules' preset and the overrides it stores) and the same as a dict, worked out
+    once per process for every reader of the table, row or snapshot. Shared: never changed."""
+    options = make_options(rules, json.loads(options_json))
+    return options, options.to_dict()
+
+
+_Deal = TypeVar("_Deal", covariant=True)
+
+
+class _Dealt(Protocol[_Deal]):
     @property
-    def overrides(self) -> dict[str, Any]:
-        return json.loads(self.options_json or "{}")
+    def deals(self) -> Sequence[_Deal]: ...
+
+
+# What a table, a seat and a deal say about themselves, for the ORM rows below and for the snapshots
+# of app/store/snapshots.py (plain values from one read) alike (app/store/snapshots.py: TableLike ...).
+class TableMixin:
+    if TYPE_CHECKING:  # what the mixin reads: the row's columns, the snapshot's fields
+        rules: str
+        options_json: str
 
     @property
-    def current_deal(self):
+    def overrides(self) -> dict[str, Any]:
+        overrides: dict[str, Any] = json.loads(self.options_json or "{}")
+        return overrides
+
+    @property
+    def options(self) -> Options:
+        """The options the table plays with: its rules' preset with its overrides (parsed once per process)."""
+        return _table_options(self.rules, self.options_json or "{}")[0]
+
+    @property
+    def options_dict(self) -> dict[str, Any]:
+        """`options` as a dict (shared: encoded, never changed)."""
+        return _table_options(self.rules, self.options_json or "{}")[1]
+
+    @property
+    def current_deal(self: _Dealt[_Deal]) -> _Deal | None:
         return self.deals[-1] if self.deals else None
 
 
 class SeatMixin:
+    if TYPE_CHECKING:
+        kind: str
+        token_hash: str | None
+        barred: bool
+
     @property
     def vacant(self) -> bool:
         return self.kind == "human" and self.token_hash is None and not self.barred
 
 
 class DealMixin:
+    if TYPE_CHECKING:
+        result_json: str | None
+
+        @property
+        def header_json(self) -> str: ...
+
     @property
     def header(self) -> dict[str, Any]:
-        return json.loads(self.header_json)
+        header: dict[str, Any] = json.loads(self.header_json)
+        return header
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -177,7 +222,8 @@ class MoveRow(db.Model):
 
     @property
     def data(self) -> dict[str, Any]:
-        return json.loads(self.data_json)
+        data: dict[str, Any] = json.loads(self.data_json)
+        return data
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -202,6 +248,9 @@ class Teacher(db.Model):
     is_active = True
     is_authenticated = True
     is_anonymous = False
+    if TYPE_CHECKING:
+        login_token: str | None
+        login_seen_at: float | None
     login_token = None    # not columns: the secret token of the log-in this request comes with,
     login_seen_at = None  # and when that log-in was last seen in use
 

@@ -29,7 +29,7 @@ from typing import Any, Awaitable, Callable
 
 from a2wsgi.wsgi import build_environ
 
-from .web.errors import BODY_TIMED_OUT
+from .web.errors import BODY_TIMED_OUT, SERVER_FAILED
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -41,7 +41,6 @@ BODY_SECONDS = 10.0       # the longest a whole body may take to arrive
 BODY_IDLE_SECONDS = 2.0   # the longest wait between two pieces of a body
 THREADS = "AUTHORS_SERVER_THREADS"  # the app's threads in each worker (set by `authors serve`)
 HEALTH = (b"ok\n", [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")])
-FAILED = (b"Server error\n", [(b"content-type", b"text/plain; charset=utf-8")])
 WHOLE, TOO_LARGE, TIMED_OUT, DISCONNECTED = "whole", "too-large", "timed-out", "disconnected"
 
 log = logging.getLogger("authors.serving")
@@ -82,7 +81,7 @@ class ServedApp:
                 self.threads, self._run, environ)
         except Exception:  # noqa: BLE001 - what Flask itself let through: the server's plain 500
             log.exception("%s %s failed outside the app's own error handling", scope["method"], scope["path"])
-            await _answer(send, 500, *FAILED)
+            await _answer(send, 500, *SERVER_FAILED)
             return
         await _answer(send, status, content, response_headers, head=scope["method"] == "HEAD")
 

@@ -178,7 +178,7 @@ def test_trusted_proxies_must_be_a_small_count(monkeypatch, tmp_path):
 def test_the_address_limit_comes_from_the_environment(monkeypatch, tmp_path):
     from app.config import ConfigError, from_environment
 
-    assert "JOIN_GUESS_ADDRESS_LIMIT" not in from_environment(str(tmp_path))  # (guard.py's default, 300)
+    assert "JOIN_GUESS_ADDRESS_LIMIT" not in from_environment(str(tmp_path))  # (its default in app/config.py, 300)
     monkeypatch.setenv("JOIN_GUESS_ADDRESS_LIMIT", "2000")
     assert from_environment(str(tmp_path))["JOIN_GUESS_ADDRESS_LIMIT"] == 2000
     for wrong in ("0", "lots"):

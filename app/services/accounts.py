@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -34,7 +35,7 @@ class LoginFailed(ServiceError):
     status, code = 401, "login-failed"
 
 
-def clean_teacher_name(text) -> str:
+def clean_teacher_name(text: Any) -> str:
     if not isinstance(text, str):
         raise BadRequest(N_("a name is a piece of text"))
     name = " ".join(unicodedata.normalize("NFC", text).split())
@@ -46,7 +47,7 @@ def clean_teacher_name(text) -> str:
     return name
 
 
-def check_password_rules(password) -> str:
+def check_password_rules(password: Any) -> str:
     if not isinstance(password, str) or len(password) < PASSWORD_MIN:
         raise BadRequest(say(N_("a password has at least %(num)d characters"), num=PASSWORD_MIN))
     if len(password) > PASSWORD_MAX:
@@ -62,7 +63,8 @@ def find_by_name(name: str) -> Teacher | None:
     name = " ".join(str(name).split())
     if not name or len(name) > NAME_MAX or any(unicodedata.category(ch).startswith("C") for ch in name):
         return None  # no account has such a name (and a NUL would upset PostgreSQL)
-    return Teacher.query.filter_by(name_key=account_key(name)).one_or_none()
+    found: Teacher | None = Teacher.query.filter_by(name_key=account_key(name)).one_or_none()
+    return found
 
 
 def get(teacher_id: int) -> Teacher | None:
@@ -73,7 +75,8 @@ def any_teacher() -> bool:
     return db.session.query(Teacher.id).limit(1).first() is not None
 
 
-def create_teacher(name, password, invited_by: int | None = None, password_hash: str | None = None) -> Teacher:
+def create_teacher(name: Any, password: Any, invited_by: int | None = None,
+                   password_hash: str | None = None) -> Teacher:
     """A new account. `password_hash` lets a caller that already hashed (tests) skip the work."""
     name = clean_teacher_name(name)
     if password_hash is None:
@@ -108,7 +111,7 @@ def _login_key(name: str, teacher: Teacher | None, device: Device | None) -> tup
     return f"login:{account_key(' '.join(str(name).split()))}:unknown-browsers", False
 
 
-def authenticate(name, password, device: Device | None = None) -> Teacher:
+def authenticate(name: Any, password: Any, device: Device | None = None) -> Teacher:
     """The account for this name and password, or a refusal: 401, or 429 after LOGIN_FAILURES failures
     within LOGIN_WINDOW. A browser that logged in to the account before (`device`) has a count of its
     own; every other browser shares the account's. The attempt is counted in the database BEFORE the
@@ -137,16 +140,14 @@ def authenticate(name, password, device: Device | None = None) -> Teacher:
         if _dummy_hash is None:
             _dummy_hash = hash_password("not anybody's password")
         check_password_hash(_dummy_hash, password)
-        ok = False
-    else:
-        ok = check_password_hash(teacher.password_hash, password)
-    if not ok:
+        raise LoginFailed(N_("The name or the password is wrong."))  # (the attempt stays counted)
+    if not check_password_hash(teacher.password_hash, password):
         raise LoginFailed(N_("The name or the password is wrong."))  # (the attempt stays counted)
     ratelimit.give_back(key, LOGIN_WINDOW)
     return teacher
 
 
-def change_password(teacher: Teacher, current, new, repeat, keep_login: str | None = None) -> None:
+def change_password(teacher: Teacher, current: Any, new: Any, repeat: Any, keep_login: str | None = None) -> None:
     """A new password; every log-in of the account ends but `keep_login` (the browser it was changed in)."""
     if not isinstance(current, str) or not check_password_hash(teacher.password_hash, current):
         raise BadRequest(N_("The current password is wrong."), code="wrong-password")
@@ -189,7 +190,7 @@ def logged_in_teacher(teacher_id: int, token: str, max_idle: float) -> Teacher |
                              .where(TeacherLogin.token_hash == token_hash(token), Teacher.id == teacher_id)).first()
     if row is None or row.seen_at < time.time() - max_idle:
         return None
-    teacher = row.Teacher
+    teacher: Teacher = row.Teacher
     teacher.login_token, teacher.login_seen_at = token, row.seen_at
     return teacher
 
@@ -228,15 +229,16 @@ def create_invitation(teacher: Teacher) -> str:
 
 
 def invitations_of(teacher: Teacher) -> list[Invitation]:
-    return (Invitation.query.filter_by(created_by=teacher.id)
-            .order_by(Invitation.created_at.desc(), Invitation.id.desc()).limit(50).all())
+    found: list[Invitation] = (Invitation.query.filter_by(created_by=teacher.id)
+                               .order_by(Invitation.created_at.desc(), Invitation.id.desc()).limit(50).all())
+    return found
 
 
-def find_invitation(token) -> Invitation:
+def find_invitation(token: Any) -> Invitation:
     """The unused, unexpired invitation for this secret, or a clear refusal."""
     if not isinstance(token, str) or not 10 <= len(token) <= 100:
         raise NotFound(N_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
-    found = Invitation.query.filter_by(token_hash=token_hash(token)).one_or_none()
+    found: Invitation | None = Invitation.query.filter_by(token_hash=token_hash(token)).one_or_none()
     if found is None or not token_matches(token, found.token_hash):
         raise NotFound(N_("This invitation link is not valid; ask for a new one."), code="unknown-invitation")
     if found.used_at is not None:
@@ -246,7 +248,8 @@ def find_invitation(token) -> Invitation:
     return found
 
 
-def sign_up(name, password, repeat, invitation_token: str | None = None, open_signup: bool = True) -> Teacher:
+def sign_up(name: Any, password: Any, repeat: Any, invitation_token: str | None = None,
+            open_signup: bool = True) -> Teacher:
     """A new account, open to anyone when sign-up is open, else by an invitation (used up here)."""
     invitation = find_invitation(invitation_token) if invitation_token else None
     if invitation is None and not open_signup:

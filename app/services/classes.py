@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
+from typing import Any, overload
 
 from ..db import db
 from ..decks.errors import N_, say
 from ..models import RosterStudent, SchoolClass
+from ..store import TableLike
 from ..store.codes import NameProblem, clean_name, name_key
 from .errors import BadRequest, Conflict, NotFound
 
@@ -79,7 +80,8 @@ def create(teacher_id: int, name: Any, roster: Any, with_word: bool = False) -> 
 
 
 def of_teacher(teacher_id: int) -> list[SchoolClass]:
-    return SchoolClass.query.filter_by(teacher_id=teacher_id).order_by(SchoolClass.name).all()
+    found: list[SchoolClass] = SchoolClass.query.filter_by(teacher_id=teacher_id).order_by(SchoolClass.name).all()
+    return found
 
 
 def get_own(teacher_id: int | None, class_id: Any) -> SchoolClass:
@@ -120,7 +122,8 @@ def add_names(school_class: SchoolClass, roster: Any) -> int:
 
 
 def remove_student(school_class: SchoolClass, student_id: Any) -> RosterStudent:
-    student = next((s for s in school_class.students if str(s.id) == str(student_id) and not s.removed), None)
+    student: RosterStudent | None = next((s for s in school_class.students
+                                          if str(s.id) == str(student_id) and not s.removed), None)
     if student is None:
         raise NotFound(N_("There is no such student on this class's roster."), code="unknown-student")
     student.removed = True
@@ -139,6 +142,12 @@ def delete(school_class: SchoolClass) -> None:
     db.session.commit()
 
 
+@overload
+def student_of(class_id: int, student_id: Any) -> RosterStudent: ...
+@overload
+def student_of(class_id: None, student_id: Any) -> None: ...
+
+
 def student_of(class_id: int | None, student_id: Any) -> RosterStudent | None:
     """The roster student a joining browser picked, at a table opened for that class."""
     if class_id is None:
@@ -155,6 +164,6 @@ def word_matches(school_class: SchoolClass | None, typed: Any) -> bool:
     return isinstance(typed, str) and typed.strip().upper() == school_class.word
 
 
-def class_of(table) -> SchoolClass | None:
+def class_of(table: TableLike) -> SchoolClass | None:
     """The class a table was opened for, while it exists."""
     return db.session.get(SchoolClass, table.class_id) if getattr(table, "class_id", None) else None

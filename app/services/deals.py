@@ -12,7 +12,7 @@ import secrets
 import time
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from flask import current_app
 
@@ -20,13 +20,12 @@ from .. import store
 from ..store import presence
 from ..decks.errors import N_, say
 from ..engine import match
-from ..engine.bots import BOTS, make_bot
+from ..engine.bots import BOTS, Bot, make_bot
 from ..engine.game import Game
 from ..engine.moves import Answer, Ask, IllegalMove, Move, move_from_dict
-from ..engine.options import make_options
 from ..engine.record import Record, record_of, renamed_header
-from ..models import Deal, Table
-from ..store import DealSnapshot, TableSnapshot
+from ..models import Deal, Seat, Table
+from ..store import DealLike, DealSnapshot, SeatLike, TableLike, TableSnapshot
 from . import idempotency
 from .errors import Conflict, NotFound, Refused
 
@@ -39,18 +38,18 @@ def setting(name: str) -> Any:
     return current_app.config.get(name, DEFAULTS[name])
 
 
-def pace(table) -> float:
+def pace(table: TableLike) -> float:
     """Seconds between computer players' moves: the table's own (the teacher's choice), else the app's
     (BOT_PACE_SECONDS: 2.5 s, a pace a class can follow; tests and benchmarks set their own)."""
     own = getattr(table, "pace_seconds", None)
     return float(own) if own is not None else float(setting("BOT_PACE_SECONDS"))
 
 
-def record_yaml(deal) -> str:
+def record_yaml(deal: DealLike) -> str:
     return store.record(deal).to_yaml()
 
 
-def record_for(deal) -> Record:
+def record_for(deal: DealLike) -> Record:
     return store.record(deal)
 
 
@@ -74,8 +73,7 @@ def deal_next(table: Table, wait: float = 0.0) -> Deal:
     names = [seat.name for seat in table.seats]
     number = len(table.deals) + 1
     dealer = names[(len(names) - 1 + number - 1) % len(names)]
-    options = make_options(table.rules, table.overrides)
-    game = Game(store.deck_by_ref(table.deck_id), options, names, dealer=dealer, seed=_deal_seed(table, number),
+    game = Game(store.deck_by_ref(table.deck_id), table.options, names, dealer=dealer, seed=_deal_seed(table, number),
                 rules=table.rules)
     header = record_of(game).to_dict()
     header.pop("moves", None)
@@ -88,16 +86,16 @@ def deal_next(table: Table, wait: float = 0.0) -> Deal:
     return deal
 
 
-def match_format(table) -> match.MatchFormat:
+def match_format(table: TableLike) -> match.MatchFormat:
     tie_break = bool(getattr(table, "match_tie_break", False))
     if table.match_format == "hands":
         return match.MatchFormat(deals=table.match_value, tie_break=tie_break)
     return match.MatchFormat(deals=None, target=table.match_value, tie_break=tie_break)
 
 
-def _results(table) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+def _results(table: TableLike) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """The finished deals' results of the match proper, and the tie-break deal's, once played."""
-    results = [deal.result for deal in table.deals if deal.result_json]
+    results = [result for result in (deal.result for deal in table.deals) if result is not None]
     regular = [result for result in results if not result.get("tie_break")]
     extra = next((result for result in results if result.get("tie_break")), None)
     return regular, extra
@@ -109,36 +107,37 @@ def _seat_scores(result: dict[str, Any]) -> list[int]:
     return [result["scores"].get(name, 0) for name in result["players"]]
 
 
-def _totals(table) -> tuple[list[int], int]:
+def _totals(table: TableLike) -> tuple[list[int], int]:
     """Each seat's total over the finished deals of the match proper (the engine's arithmetic), and how
     many those are."""
     regular, _extra = _results(table)
     return match.seat_totals(map(_seat_scores, regular), len(table.seats)), len(regular)
 
 
-def _ranked(table) -> list[tuple[int, int]]:
+def _ranked(table: TableLike) -> list[tuple[int, int]]:
     """(seat, total) of every seat with a player now or a deal played, best first."""
     totals, _count = _totals(table)
     named = {seat.position for seat in table.seats if seat.name}
-    played = max((len(deal.result["players"]) for deal in table.deals if deal.result_json), default=0)
+    played = max((len(result["players"]) for result in (deal.result for deal in table.deals) if result is not None),
+                 default=0)
     rows = [(seat, total) for seat, total in enumerate(totals) if seat in named or seat < played]
     return sorted(rows, key=lambda row: (-row[1], row[0]))
 
 
-def standings(table) -> list[dict[str, Any]]:
+def standings(table: TableLike) -> list[dict[str, Any]]:
     """Each seat's total over the finished deals of the match, best first, under the seat's name now."""
     names = {seat.position: seat.name for seat in table.seats}
     return [{"name": names.get(seat), "total": total} for seat, total in _ranked(table)]
 
 
-def in_tie_break(table) -> bool:
+def in_tie_break(table: TableLike) -> bool:
     """Whether the deal being played is the tie-break deal: the match proper is over, tied."""
     totals, finished = _totals(table)
     return (table.status == "playing" and match.regular_play_over(match_format(table), finished, totals)
             and match.tie_break_due(match_format(table), totals))
 
 
-def match_winners(table) -> list[str]:
+def match_winners(table: TableLike) -> list[str | None]:
     if table.status != "finished":
         return []
     rows = _ranked(table)
@@ -160,7 +159,8 @@ def _stale() -> Conflict:
 
 
 def _commit_move(table: TableSnapshot, deal: DealSnapshot, game: Game, move: Move,
-                 before_commit=None, extra: dict | None = None) -> TableSnapshot:
+                 before_commit: Callable[[Game], None] | None = None,
+                 extra: dict[str, Any] | None = None) -> TableSnapshot:
     """Apply a move to the deal's game and store it, inside the caller's `store.moving` block (which holds
     the table's lock), then commit; the next deal is dealt when this one ends. `before_commit(game)` adds
     to the transaction. Returns the table as this commit left it. `extra`: keys the move's row keeps
@@ -207,8 +207,9 @@ def _finish_deal(table: TableSnapshot, deal: DealSnapshot, game: Game, now: floa
     return store.flush(row)
 
 
-def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, key: str | None = None,
-         fingerprint: str = "", extra: dict | None = None) -> tuple[list[dict], bool, TableSnapshot]:
+def play(table: TableSnapshot, seat: SeatLike, move: Move, expected_version: int | None, key: str | None = None,
+         fingerprint: str = "", extra: dict[str, Any] | None = None
+         ) -> tuple[Sequence[Mapping[str, Any]], bool, TableSnapshot]:
     """A person's move from their seat, in one write transaction that holds the table's lock, so moves
     from every process and thread are applied one after the other, each against the version it names.
 
@@ -224,8 +225,8 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
                 stored = idempotency.find(scope, key, fingerprint)
                 if stored is not None:
                     return stored["result"], True, table
-            seat = next((s for s in table.seats if s.id == seat_id), None)
-            if seat is None or seat.token_hash != seat_token or seat.name != seat_name:
+            held = next((s for s in table.seats if s.id == seat_id), None)
+            if held is None or held.token_hash != seat_token or held.name != seat_name:
                 raise Conflict(N_("Your seat changed at the same moment (the teacher moved or renamed someone); "
                                   "look again."), code="stale-version")
             if table.status == "lobby":
@@ -235,11 +236,11 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
                 raise Conflict(N_("This match is over; no more moves can be made."), code="game-over")
             if table.paused:
                 raise Conflict(N_("The teacher has paused this table: wait until play goes on."), code="paused")
-            deal = table.current_deal
+            deal = _in_play(table)
             with store.playing(deal) as game:
                 if expected_version is not None and expected_version != table.version:
                     raise _moved_on(game.check(move), expected_version, table.version)
-                result: list[dict] = []
+                result: list[Mapping[str, Any]] = []
 
                 def keep_answer(game: Game) -> None:
                     result.extend(game.recent(seat_name))  # the move's events, as the mover saw them
@@ -254,6 +255,14 @@ def play(table: TableSnapshot, seat, move: Move, expected_version: int | None, k
     return result, False, _advance(table)[1]
 
 
+def _in_play(table: TableSnapshot) -> DealSnapshot:
+    """The deal being played at a table in play (its first was dealt as play started)."""
+    deal = table.current_deal
+    if deal is None:
+        raise RuntimeError(f"table {table.id} is in play without a deal")
+    return deal
+
+
 def _moved_on(refusal: IllegalMove | None, before: int, now: int) -> Conflict:
     """The move names a version the table has left: say so, with the rule's reason if it is refused now
     (the refusal's own sentence, said in the reader's language with the rest)."""
@@ -265,12 +274,12 @@ def _moved_on(refusal: IllegalMove | None, before: int, now: int) -> Conflict:
                     code=refusal.code)
 
 
-def _computer_turn(table, game: Game) -> bool:
+def _computer_turn(table: TableLike, game: Game) -> bool:
     actor = game.turn
     return game.finished or any(s.kind == "computer" and s.name == actor for s in table.seats)
 
 
-def _bot_due(table, now: float):
+def _bot_due(table: TableLike, now: float) -> SeatLike | None:
     """The computer player's seat that may move now, if any."""
     if table.status != "playing" or table.paused or now < table.next_bot_at:
         return None
@@ -279,12 +288,12 @@ def _bot_due(table, now: float):
     return seat if seat is not None and seat.kind == "computer" else None
 
 
-def _make_bot(seat):
+def _make_bot(seat: SeatLike) -> Callable[[int], Bot]:
     name = seat.bot if seat.bot in BOTS else "random"
     return lambda seed: make_bot(name, seed)
 
 
-def advance(table, now: float | None = None) -> int:
+def advance(table: TableLike, now: float | None = None) -> int:
     """Let computer players move: one move once the pace has passed (every move with no pace). Returns
     how many moved: the caller's table is to be read again when any did.
 
@@ -294,37 +303,41 @@ def advance(table, now: float | None = None) -> int:
     return _advance(table, now)[0]
 
 
-def _advance(table, now: float | None = None) -> tuple[int, Any]:
+_Table = TypeVar("_Table", bound=TableLike)
+
+
+def _advance(table: _Table, now: float | None = None) -> tuple[int, _Table | TableSnapshot]:
     """advance(), returning also the table as the last move left it (the caller's, when none moved)."""
     limit = 1 if pace(table) > 0 else MAX_BOT_STEPS
     steps = 0
+    last: _Table | TableSnapshot = table
     while steps < limit:
         clock = time.time() if now is None else now
-        if _bot_due(table, clock) is None:
-            if not _person_due(table, clock):
+        if _bot_due(last, clock) is None:
+            if not _person_due(last, clock):
                 break
-            fresh = store.by_id(table.id)  # a computer now stands in: it moves next
+            fresh = store.by_id(last.id)  # a computer now stands in: it moves next
             if fresh is None:
                 break
-            table = fresh
+            last = fresh
             continue
         try:
-            with store.moving(table) as locked:
-                table = locked
+            with store.moving(last) as locked:
+                last = locked
                 seat = _bot_due(locked, clock)
-                if seat is None:
+                if seat is None or seat.name is None:  # (a seat whose turn it is has its player's name)
                     break
-                deal = locked.current_deal
+                deal = _in_play(locked)
                 with store.playing(deal) as game:
                     move = store.bot_for(seat, deal, game, _make_bot(seat)).choose(game.view(seat.name))
                     if played_by_student(locked, seat.name):  # standing in for her, or replacing her
-                        table = _commit_move(locked, deal, game, for_student(move), extra=COMPUTER_MOVE)
+                        last = _commit_move(locked, deal, game, for_student(move), extra=COMPUTER_MOVE)
                     else:
-                        table = _commit_move(locked, deal, game, move)
+                        last = _commit_move(locked, deal, game, move)
         except (store.Gone, store.Stale, Conflict):
             break
         steps += 1
-    return steps, table
+    return steps, last
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -333,18 +346,18 @@ def _advance(table, now: float | None = None) -> tuple[int, Any]:
 COMPUTER_MOVE = {"computer": True}  # the row's mark (the game never reads it; the reports do)
 
 
-def _students_seat(seat) -> bool:
+def _students_seat(seat: SeatLike) -> bool:
     """Whether a student plays this seat: her own, or hers with a computer standing in while she is away
     (not a computer's seat, nor the seat of a student taken off for the match)."""
     return bool(seat.name) and not getattr(seat, "barred", False) and (seat.kind == "human" or bool(seat.stand_in))
 
 
-def students_of(deal, table) -> frozenset[str]:
+def students_of(deal: DealLike, table: TableLike) -> frozenset[str]:
     """The players of a deal who are students: as it was dealt (`students_json`); for a deal dealt before
     that was kept (revision 0015), the seats that are a student's now."""
     if deal.students_json is not None:
         return _student_names(deal.students_json)
-    return frozenset(seat.name for seat in table.seats if _students_seat(seat))
+    return frozenset(seat.name for seat in table.seats if seat.name and _students_seat(seat))
 
 
 @lru_cache(maxsize=1024)
@@ -352,7 +365,7 @@ def _student_names(students_json: str) -> frozenset[str]:
     return frozenset(json.loads(students_json))
 
 
-def played_by_student(table, name: str) -> bool:
+def played_by_student(table: TableLike, name: str) -> bool:
     """Whether a student played under this name in a deal of the match: a computer in the seat now
     stands in for her or replaced her, and what it does under her name is never hers."""
     return any(name in students_of(deal, table) for deal in table.deals)
@@ -378,35 +391,25 @@ def by_computer(row: dict[str, Any]) -> bool:
 # ----------------------------------------------------------------------------------------------------
 # A computer stands in for an away student, and hands the seat back (issue #19)
 # ----------------------------------------------------------------------------------------------------
-@lru_cache(maxsize=256)
-def _stand_in_seconds(rules: str, options_json: str) -> float | None:
-    minutes = make_options(rules, json.loads(options_json or "{}")).stand_in_after
+def stand_in_after(table: TableLike) -> float | None:
+    """Seconds away after which a computer stands in for a student by itself (the table's option
+    `stand_in_after`, in minutes), or None: only when the teacher asks."""
+    minutes = table.options.stand_in_after
     return None if minutes is None else float(minutes) * 60.0
 
 
-def stand_in_after(table) -> float | None:
-    """Seconds away after which a computer stands in for a student by itself (the table's option
-    `stand_in_after`, in minutes), or None: only when the teacher asks."""
-    return _stand_in_seconds(table.rules, table.options_json or "{}")
-
-
-def _standing_in_for(seat) -> bool:
+def _standing_in_for(seat: SeatLike) -> bool:
     """Whether a computer may stand in for this seat: a student's, with her device's token."""
     return seat.kind == "human" and seat.token_hash is not None and bool(seat.name)
 
 
-@lru_cache(maxsize=256)
-def _turn_seconds(rules: str, options_json: str) -> float | None:
-    seconds = make_options(rules, json.loads(options_json or "{}")).turn_seconds
+def turn_limit(table: TableLike) -> float | None:
+    """Seconds a person has to make a move (the table's `turn_seconds`), or None: no limit."""
+    seconds = table.options.turn_seconds
     return None if seconds is None else float(seconds)
 
 
-def turn_limit(table) -> float | None:
-    """Seconds a person has to make a move (the table's `turn_seconds`), or None: no limit."""
-    return _turn_seconds(table.rules, table.options_json or "{}")
-
-
-def turn_deadline(table) -> float | None:
+def turn_deadline(table: TableLike) -> float | None:
     """When the person to move runs out of time (the moment the table last moved, plus the limit), or
     None: no limit, no person to move, or play stopped."""
     limit = turn_limit(table)
@@ -417,14 +420,14 @@ def turn_deadline(table) -> float | None:
     return None if seat is None or seat.kind == "computer" else table.changed_at + limit
 
 
-def _person_wait(table, actor: str | None, now: float, turn_start: float | None = None) -> float:
+def _person_wait(table: TableLike, actor: str | None, now: float, turn_start: float | None = None) -> float:
     """next_bot_at while a person is to move: NO_COMPUTER; else the first moment she is to be looked at
     again: at a table with `stand_in_after`, when a computer would stand in for her if she stays away;
     with `turn_seconds`, when her time for the move runs out (`turn_start`: when her turn began)."""
     seat = next((s for s in table.seats if s.name == actor), None) if actor else None
     if seat is None or seat.kind == "computer":
         return NO_COMPUTER
-    moments = []
+    moments: list[float] = []
     after = stand_in_after(table)
     if after is not None and _standing_in_for(seat):
         seen = seat.seen_at if seat.seen_at is not None else now
@@ -435,7 +438,7 @@ def _person_wait(table, actor: str | None, now: float, turn_start: float | None 
     return min(moments) if moments else NO_COMPUTER
 
 
-def _person_due(table, now: float) -> bool:
+def _person_due(table: TableLike, now: float) -> bool:
     """A person is to move and the moment to look at her again has come (no computer is due): a computer
     stands in for her when she has been away for `stand_in_after` (True: the table changed), else the
     next look is put off (next_bot_at alone is written: no version, no screen redraws)."""
@@ -463,7 +466,7 @@ def _person_due(table, now: float) -> bool:
     return False
 
 
-def _play_for(table, limit: float) -> bool:
+def _play_for(table: TableLike, limit: float) -> bool:
     """The person to move ran out of time (`turn_seconds`): a computer player makes that one move for
     her, naming no work (`for_student`: a prompt is passed); her seat stays hers, and the move's row
     says `timed_out` and `computer`. True when it was made."""
@@ -471,9 +474,10 @@ def _play_for(table, limit: float) -> bool:
         with store.moving(table) as locked:
             actor = store.turn(locked)
             seat = next((s for s in locked.seats if s.name == actor), None) if actor else None
-            if seat is None or seat.kind == "computer" or locked.paused or time.time() < locked.changed_at + limit:
+            if actor is None or seat is None or seat.kind == "computer" or locked.paused \
+                    or time.time() < locked.changed_at + limit:
                 return False
-            deal = locked.current_deal
+            deal = _in_play(locked)
             with store.playing(deal) as game:
                 move = make_bot("random", deal.id * 1000 + len(game.moves)).choose(game.view(actor))
                 _commit_move(locked, deal, game, for_student(move), extra={**COMPUTER_MOVE, "timed_out": True})
@@ -482,7 +486,7 @@ def _play_for(table, limit: float) -> bool:
     return True
 
 
-def begin_stand_in(table: Table, seat, bot: str | None, now: float) -> None:
+def begin_stand_in(table: Table, seat: Seat, bot: str | None, now: float) -> None:
     """In the caller's `store.changing` block: a computer plays the student's seat under her name; her
     token stays, so her device's next poll hands the seat back (`hand_back`)."""
     seat.kind, seat.bot, seat.stand_in = "computer", bot if bot in BOTS else "random", True
@@ -490,7 +494,7 @@ def begin_stand_in(table: Table, seat, bot: str | None, now: float) -> None:
     table.touch()
 
 
-def hand_back(table: Table, seat, now: float) -> None:
+def hand_back(table: Table, seat: Seat, now: float) -> None:
     """In the caller's `store.changing` block: the stand-in stops, the seat is the student's again."""
     seat.kind, seat.bot, seat.stand_in, seat.seen_at = "human", None, False, now
     # (a computer of another seat keeps its pace; a person's turn is looked at again: _person_due)
@@ -498,7 +502,7 @@ def hand_back(table: Table, seat, now: float) -> None:
     table.touch()
 
 
-def presence_of(seat, now: float) -> dict[str, Any]:
+def presence_of(seat: SeatLike, now: float) -> dict[str, Any]:
     """What the teacher's page shows of a seat's presence (never sent to students): `presence` "here" or
     "away" for a seat with a student's device or a stand-in (None otherwise), `away_seconds` (None while
     here, or not known), `asks_back` whether another device waits to be let into the seat."""

@@ -24,7 +24,7 @@ class ServiceError(Sentence):
         if status is not None:
             self.status = status
 
-    def to_dict(self, translations: Translations = ENGLISH) -> dict:
+    def to_dict(self, translations: Translations = ENGLISH) -> dict[str, str]:
         return {"code": self.code, "message": self.render(translations)}
 
 

@@ -54,7 +54,7 @@ STORE = insert(KEYS)
 EXPIRE = delete(KEYS).where(KEYS.c.created_at < bindparam("before"))
 
 
-def find(scope: str, key: str, digest: str) -> dict | None:
+def find(scope: str, key: str, digest: str) -> dict[str, Any] | None:
     """The stored answer of this key, or None when it has not been used (an expired one is forgotten
     here, in the caller's transaction, so that `store` may use the key again)."""
     connection = db.session.connection()
@@ -68,10 +68,11 @@ def find(scope: str, key: str, digest: str) -> dict | None:
     if fingerprint_ != digest:
         raise KeyReused(N_("This Idempotency-Key was already used for another request; send a new key "
                            "with every new request."))
-    return json.loads(response_json)
+    response: dict[str, Any] = json.loads(response_json)
+    return response
 
 
-def store(scope: str, key: str, digest: str, response: dict) -> None:
+def store(scope: str, key: str, digest: str, response: dict[str, Any]) -> None:
     """Keep the answer, in the caller's transaction (committed with the change it answers), after `find`
     said the key is free."""
     now = time.time()

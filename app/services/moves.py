@@ -2,31 +2,41 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ..decks.errors import N_, say
 from ..engine.moves import Answer, Ask, Claim, Move, PassTurn
+from ..store import SeatLike, TableSnapshot
 from . import deals, idempotency, recall, schemas, state
-from .errors import BadRequest
+from .errors import BadRequest, Conflict
 
 
-def play(table, seat, sent: schemas.MoveRequest, body: dict[str, Any], key_header: str | None):
+def play(table: TableSnapshot, seat: SeatLike, sent: schemas.MoveRequest, body: dict[str, Any],
+         key_header: str | None) -> tuple[Sequence[Mapping[str, Any]], bool, TableSnapshot, SeatLike]:
     """A screen's move for `seat` (its request `body`, parsed as `sent`; its Idempotency-Key header),
     played: the hint the server gave counted, a typed ask found in the deck, then `deals.play`. Returns
     the move's events as the mover may read them, whether they are the stored answer of an earlier try,
     and the table and seat as the move left them. The view and the play door both call this."""
-    options = state.table_options(table)
+    name = seat.name
+    if name is None:  # (a seat held by a token has its player's name: it was freed at the same moment)
+        raise Conflict(N_("Your seat changed at the same moment (the teacher moved or renamed someone); "
+                          "look again."), code="stale-version")
+    options = table.options
     if options.hints and hasattr(sent.move, "hint"):
-        given = recall.hint_taken(table, seat.name)  # a hint the server gave counts, said or not
+        given = recall.hint_taken(table, name)  # a hint the server gave counts, said or not
         if given > (sent.move.hint or 0):
             sent = sent.model_copy(update={"move": sent.move.model_copy(update={"hint": given})})
-    played = recall.typed_ask(move_from_request(sent.move, seat.name), state.played_deck(table), options)
+    played = recall.typed_ask(move_from_request(sent.move, name), state.played_deck(table), options)
     extra = recall.hinted(sent.move, options)
     if extra:  # a hinted naming scores no bonus: played as a pass (an ask without its name), the row keeps it
-        played = Answer(played.player, None) if isinstance(played, Answer) else replace(played, named=None)
+        if isinstance(played, Answer):
+            played = Answer(played.player, None)
+        elif isinstance(played, Ask):  # (a hint is taken for an answer or a named ask only)
+            played = replace(played, named=None)
     before = table
     key = idempotency.check_key(key_header)
     digest = idempotency.fingerprint(seat.position, seat.token_hash, body.get("version"), body["move"])
+    result: Sequence[Mapping[str, Any]]
     result, replayed, table = deals.play(table, seat, played, sent.version, key=key, fingerprint=digest, extra=extra)
     seat = next((s for s in table.seats if s.id == seat.id), seat)  # (as the move found it, if changed since)
     if extra and before.current_deal is not None:
@@ -49,4 +59,5 @@ def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.Claim
         return Answer(player, move.answer)
     if isinstance(move, schemas.PassMove):
         return PassTurn(player, move.pass_to)
-    return Claim.of(player, move.claim, move.holders)
+    holders: dict[str, list[str] | tuple[str, ...]] = dict(move.holders)
+    return Claim.of(player, move.claim, holders)

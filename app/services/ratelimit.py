@@ -15,7 +15,8 @@ from __future__ import annotations
 import hashlib
 import time
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Update, delete, select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 
 from ..db import begin_write, db
@@ -28,14 +29,30 @@ def _digest(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _window(digest: str) -> tuple[float, int] | None:
+    """The key's row: when its window started and its count; None when it has none."""
+    row = db.session.execute(select(RateLimit.window_start, RateLimit.count).where(RateLimit.key == digest)).first()
+    return None if row is None else (row[0], row[1])  # (row.count is a tuple's method to mypy)
+
+
+def _changed(statement: Update) -> int:
+    """Run an UPDATE of the rate limits in the session; how many rows it changed."""
+    result = db.session.execute(statement.execution_options(synchronize_session=False))
+    if not isinstance(result, CursorResult):  # (what the session answers a DML statement with)
+        raise TypeError(f"an UPDATE answered with {type(result).__name__}")
+    return result.rowcount
+
+
 def blocked(key: str, limit: int, window: float, now: float | None = None) -> float:
     """Seconds until `key` may try again after `limit` hits within `window` seconds; 0 when it may now."""
     now = time.time() if now is None else now
-    row = db.session.execute(select(RateLimit.window_start, RateLimit.count)
-                             .where(RateLimit.key == _digest(key))).first()
-    if row is None or row.window_start <= now - window or row.count < limit:
+    row = _window(_digest(key))
+    if row is None:
         return 0.0
-    return max(1.0, row.window_start + window - now)
+    window_start, count = row
+    if window_start <= now - window or count < limit:
+        return 0.0
+    return max(1.0, window_start + window - now)
 
 
 def hit(key: str, window: float, now: float | None = None) -> None:
@@ -44,17 +61,11 @@ def hit(key: str, window: float, now: float | None = None) -> None:
     digest = _digest(key)
     for _ in range(3):
         begin_write()
-        same = db.session.execute(update(RateLimit)
-                                  .where(RateLimit.key == digest, RateLimit.window_start > now - window)
-                                  .values(count=RateLimit.count + 1)
-                                  .execution_options(synchronize_session=False))
-        if same.rowcount:
+        if _changed(update(RateLimit).where(RateLimit.key == digest, RateLimit.window_start > now - window)
+                    .values(count=RateLimit.count + 1)):
             break
-        fresh = db.session.execute(update(RateLimit)
-                                   .where(RateLimit.key == digest, RateLimit.window_start <= now - window)
-                                   .values(window_start=now, count=1)
-                                   .execution_options(synchronize_session=False))
-        if fresh.rowcount:
+        if _changed(update(RateLimit).where(RateLimit.key == digest, RateLimit.window_start <= now - window)
+                    .values(window_start=now, count=1)):
             break
         try:
             db.session.add(RateLimit(key=digest, window_start=now, count=1))
@@ -76,24 +87,22 @@ def take(key: str, limit: int, window: float, now: float | None = None) -> float
     digest = _digest(key)
     for _ in range(5):
         begin_write()  # SQLite: BEGIN IMMEDIATE; PostgreSQL: the UPDATE locks the row
-        counted = db.session.execute(update(RateLimit)
-                                     .where(RateLimit.key == digest, RateLimit.window_start > now - window,
-                                            RateLimit.count < limit)
-                                     .values(count=RateLimit.count + 1)
-                                     .execution_options(synchronize_session=False)).rowcount
-        counted = counted or db.session.execute(update(RateLimit)
-                                                .where(RateLimit.key == digest, RateLimit.window_start <= now - window)
-                                                .values(window_start=now, count=1)
-                                                .execution_options(synchronize_session=False)).rowcount
+        counted = _changed(update(RateLimit)
+                           .where(RateLimit.key == digest, RateLimit.window_start > now - window,
+                                  RateLimit.count < limit)
+                           .values(count=RateLimit.count + 1))
+        counted = counted or _changed(update(RateLimit)
+                                      .where(RateLimit.key == digest, RateLimit.window_start <= now - window)
+                                      .values(window_start=now, count=1))
         if counted:
             db.session.commit()
             return 0.0
-        row = db.session.execute(select(RateLimit.window_start, RateLimit.count)
-                                 .where(RateLimit.key == digest)).first()
+        row = _window(digest)
         if row is not None:
             db.session.rollback()
-            if row.window_start > now - window and row.count >= limit:
-                return max(1.0, row.window_start + window - now)
+            window_start, count = row
+            if window_start > now - window and count >= limit:
+                return max(1.0, window_start + window - now)
             continue  # (PostgreSQL) another process made the row after this one's UPDATEs: again
         try:
             db.session.add(RateLimit(key=digest, window_start=now, count=1))

@@ -25,19 +25,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any
+from typing import Any, Iterable, Mapping, overload
 
 from flask import current_app
 from sqlalchemy.exc import IntegrityError
 
+from ..decks import Deck
 from ..decks.errors import N_, say
 from ..decks.look import is_playing_deck, set_colors
 from .. import store
 from ..engine.answers import Verdict, grade
-from ..engine.moves import Ask
+from ..engine.moves import Ask, Move
 from ..engine.options import Options
 from ..engine.views import PlayerView, PublicView
+from ..store import DealLike, TableLike
 from .errors import Refused
+from .schemas import AnswerMove, AskMove, ClaimMove, PassMove
 
 CARD_KEYS = ("card",)
 CARD_LIST_KEYS = ("given", "cards")
@@ -49,7 +52,7 @@ def active(options: Options) -> bool:
     return (options.name_the_work or options.named_asks) and not options.works_listed and not options.claims
 
 
-def _key(table, deal) -> bytes:
+def _key(table: TableLike, deal: DealLike) -> bytes:
     secret = current_app.secret_key or current_app.config.get("SECRET_KEY") or ""
     if isinstance(secret, str):
         secret = secret.encode()
@@ -59,7 +62,7 @@ def _key(table, deal) -> bytes:
 class Mask:
     """The game as one reader (a seat's name, or None for the public, projector and teacher) may read it."""
 
-    def __init__(self, table, deal, view: PublicView, deck):
+    def __init__(self, table: TableLike, deal: DealLike, view: PublicView, deck: Deck) -> None:
         """`view`: the reader's view (a seat's, or the public one); `deck`: the deck as played."""
         self.viewer = view.seat if isinstance(view, PlayerView) else None
         self.deck = deck
@@ -70,7 +73,7 @@ class Mask:
         prompts = set(view.prompts) if isinstance(view, PlayerView) else set()
         down = set(view.cancelled) | {s for books in view.books.values() for s in books}
         self.down_cards = [c for s in self.deck.sets if s.id in down for c in s.card_ids]
-        known = set()
+        known: set[str] = set()
         if isinstance(view, PlayerView):  # their hand, and the sets they laid down themselves
             known |= set(view.hand)
             own = set(view.books.get(view.seat, ()))
@@ -87,14 +90,19 @@ class Mask:
             self.named[token] = card_id
         return token
 
-    def tokens(self, card_ids) -> list[str]:
+    def tokens(self, card_ids: Iterable[str]) -> list[str]:
         return sorted(self.token(c) for c in card_ids)
 
     def may_know(self, card_id: str | None) -> bool:
         return card_id is not None and (card_id in self.known or card_id in self.revealed)
 
     # -- events -----------------------------------------------------------------------------------
-    def event(self, event: dict | None) -> dict | None:
+    @overload
+    def event(self, event: None) -> None: ...
+    @overload
+    def event(self, event: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def event(self, event: Mapping[str, Any] | None) -> dict[str, Any] | None:
         if event is None:
             return None
         out = dict(event)
@@ -103,7 +111,8 @@ class Mask:
         kind = event.get("type")
         if kind == "answer" and own and card is not None and card not in self.prompts:
             self.revealed.add(card)  # the title comes back to its receiver with the verdict
-        if kind == "ask" and own and "named" in event and event.get("given") and card not in self.prompts:
+        if kind == "ask" and own and "named" in event and event.get("given") and card is not None \
+                and card not in self.prompts:
             self.revealed.add(card)
         for key in CARD_KEYS:
             if out.get(key) is not None:
@@ -127,7 +136,12 @@ class Mask:
             out["note"] = self.deck.card(card).note
         return out
 
-    def events(self, events) -> list[dict] | None:
+    @overload
+    def events(self, events: None) -> None: ...
+    @overload
+    def events(self, events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def events(self, events: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]] | None:
         return None if events is None else [self.event(e) for e in events]
 
     # -- a state --------------------------------------------------------------------------------------
@@ -146,7 +160,7 @@ class Mask:
 
     def cards(self) -> dict[str, dict[str, Any]]:
         """What the reader may know of every token they were sent."""
-        out = {}
+        out: dict[str, dict[str, Any]] = {}
         for token, card_id in sorted(self.named.items()):
             card = self.deck.card(card_id)
             known = self.may_know(card_id)
@@ -155,7 +169,7 @@ class Mask:
         return out
 
 
-def deck_dict(deck) -> dict[str, Any]:
+def deck_dict(deck: Deck) -> dict[str, Any]:
     """The deck as a recall table sends it: its sets and their sizes, no cards."""
     colors = set_colors(deck)
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
@@ -167,7 +181,7 @@ def deck_dict(deck) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------------
 # A named ask typed from memory: {"ask": "Boris", "set": "dickens", "named": "tale of two cites"}
 # ------------------------------------------------------------------------------------------------------
-def resolve(deck, options: Options, set_id: str, named: str) -> str | None:
+def resolve(deck: Deck, options: Options, set_id: str, named: str) -> str | None:
     """The card of set `set_id` that `named` names (right before almost), under the table's `answers`;
     None when it names none of them."""
     try:
@@ -183,7 +197,7 @@ def resolve(deck, options: Options, set_id: str, named: str) -> str | None:
     return None
 
 
-def typed_ask(move: Ask, deck, options: Options) -> Ask:
+def typed_ask(move: Move, deck: Deck, options: Options) -> Move:
     """A card ask that names an author and types the work: the card found from the text, or a refusal
     that plays no move ("not-a-work")."""
     if not isinstance(move, Ask) or options.ask_by != "card" or move.card is not None or move.set is None or move.named is None:
@@ -200,7 +214,8 @@ def typed_ask(move: Ask, deck, options: Options) -> Ask:
     return Ask(move.player, move.target, card=card, named=named)
 
 
-def masked_result(table, deal, result: list[dict], viewer: str) -> list[dict]:
+def masked_result(table: TableLike, deal: DealLike, result: Iterable[Mapping[str, Any]],
+                  viewer: str | None) -> list[dict[str, Any]]:
     """A move's events as its player saw them, masked for them (`deal`: the deal the move was played in)."""
     with store.playing(deal) as game:
         view = game.view(viewer) if viewer in game.players else game.public_view()
@@ -214,9 +229,10 @@ def masked_result(table, deal, result: list[dict], viewer: str) -> list[dict]:
 def cue(title: str, level: int) -> str:
     """The title with the first `level` letters of each word shown and every other letter a "_" (one per
     letter, so each word's length shows); a word never shows its last letter."""
-    out, word = [], []
+    out: list[str] = []
+    word: list[str] = []
 
-    def flush():
+    def flush() -> None:
         keep = max(1, min(level, len(word) - 1)) if len(word) > 1 else 1
         out.append("".join(word[:keep]) + "_" * (len(word) - keep))
         word.clear()
@@ -233,7 +249,7 @@ def cue(title: str, level: int) -> str:
     return "".join(out)
 
 
-def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str, Any]:
+def hint_for(table: TableLike, seat_name: str, level: int, set_id: str | None) -> dict[str, Any]:
     """A cue for the oldest card the seat is to name; or, typing a named ask for `set_id`, one for each
     work of that author the seat lacks."""
     from .errors import Conflict
@@ -257,7 +273,7 @@ def hint_for(table, seat_name: str, level: int, set_id: str | None) -> dict[str,
     return {"level": level, "hint": " · ".join(cue(title, level) for title in lacking)}
 
 
-def _remember_hint(table, seat_name: str, level: int) -> None:
+def _remember_hint(table: TableLike, seat_name: str, level: int) -> None:
     """Keep the hint given (the most asked for at this version), so that it counts for the seat's next
     naming even from a browser that leaves `hint` out of its move."""
     from ..db import db
@@ -275,16 +291,17 @@ def _remember_hint(table, seat_name: str, level: int) -> None:
         db.session.rollback()
 
 
-def hint_taken(table, seat_name: str) -> int:
+def hint_taken(table: TableLike, seat_name: str) -> int:
     """The most hints given to this seat at the table's version: the level its naming now counts."""
     from ..db import db
     from ..models import HintGiven
 
     row = db.session.get(HintGiven, (table.id, table.version, seat_name))
-    return row.level if row is not None else 0
+    level: int = row.level if row is not None else 0
+    return level
 
 
-def hinted(move, options: Options):
+def hinted(move: AskMove | AnswerMove | ClaimMove | PassMove, options: Options) -> dict[str, Any] | None:
     """A move that took a hint scores no bonus and must still replay from the record: an answer becomes
     a pass (`answer: null`) and a named ask an ask without `named`; the row keeps what was typed and how
     many hints (`hinted`, `hint`) for the verdict and the reports. Returns the row's extra keys, or None
@@ -292,17 +309,18 @@ def hinted(move, options: Options):
     level = getattr(move, "hint", None)
     if not level or not options.hints:
         return None
-    if hasattr(move, "answer"):
+    if isinstance(move, AnswerMove):
         return {"hint": level, "hinted": move.answer}
-    if getattr(move, "named", None) is not None and options.named_asks:
+    if isinstance(move, AskMove) and move.named is not None and options.named_asks:
         return {"hint": level, "hinted": move.named}
     return None
 
 
-def with_hint(result: list[dict], extra: dict, deck, options: Options) -> list[dict]:
+def with_hint(result: Iterable[Mapping[str, Any]], extra: dict[str, Any], deck: Deck,
+              options: Options) -> list[Mapping[str, Any]]:
     """The move's events as the hinted student sees them: what they typed, and its verdict (`deck`: the
     deck as played)."""
-    out = []
+    out: list[Mapping[str, Any]] = []
     for event in result:
         if event.get("type") in ("answer", "ask") and event.get("card") is not None and (
                 event["type"] == "answer" or "named" in event):

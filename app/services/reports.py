@@ -17,7 +17,7 @@ import io
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 from zoneinfo import ZoneInfo
 
 from ..decks.errors import N_, N_plural, say
@@ -27,6 +27,7 @@ from ..store.codes import is_valid_code, normalize_code
 from .deals import by_computer, students_of
 from .errors import BadRequest, NotFound
 from ..store import game_from_header
+from ..engine.game import Game
 from ..engine.moves import move_from_dict
 
 DEFAULT_DAYS = 30
@@ -100,7 +101,7 @@ class Answer:
     kind: str = "answer"  # "answer" (a prompt) or "ask" (a named ask under the 1861 rules)
     by_computer: bool = False  # a computer moved for the student (listed apart, in no figure)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.verdict:
             self.verdict = "passed" if self.typed is None else ("right" if self.correct else "wrong")
 
@@ -240,7 +241,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
 
     def day_of(moment: float) -> str:
         return datetime.fromtimestamp(moment, when.tz).date().isoformat()
-    decks: dict[tuple, DeckLine] = {}
+    decks: dict[tuple[str, Any], DeckLine] = {}
     answers: list[Answer] = []
     for deal in found:
         table = deal.table
@@ -260,10 +261,10 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
             game.apply(move_from_dict(stored))
             computer = by_computer(stored)
             for event in game.recent(None):  # the move's events as the table saw them
-                answer = _answer_of(game, event, stored)
-                if answer is None:
+                naming = _answer_of(game, event, stored)
+                if naming is None:
                     continue
-                name, card_id, typed, verdict, kind = answer
+                name, card_id, typed, verdict, kind = naming
                 if name not in students_here or (wanted and name.casefold() != wanted):
                     continue
                 card = game.deck.card(card_id)
@@ -311,7 +312,8 @@ def _roster_names(ids: set[int]) -> dict[int, str]:
     return {row.id: row.name for row in RosterStudent.query.filter(RosterStudent.id.in_(ids)).all()}
 
 
-def _answer_of(game, event: dict, stored: dict) -> tuple[str, str, str | None, str, str] | None:
+def _answer_of(game: Game, event: Mapping[str, Any],
+               stored: dict[str, Any]) -> tuple[str, str, str | None, str, str] | None:
     """(player, card, typed, verdict, kind) when the event is a naming: an answer to a prompt, or a named
     ask (one that carried `named`, or was played without it because the student took a hint: the move's
     row keeps `hint` and what was typed, `hinted`). None otherwise."""
@@ -343,7 +345,8 @@ def tables_by_code(tables: dict[int, TableLine]) -> dict[str, TableLine]:
 
 def own_table(teacher_id: int, code: str) -> Table:
     clean = normalize_code(code)
-    table = Table.query.filter_by(code=clean, teacher_id=teacher_id).one_or_none() if is_valid_code(clean) else None
+    table: Table | None = (Table.query.filter_by(code=clean, teacher_id=teacher_id).one_or_none()
+                           if is_valid_code(clean) else None)
     if table is None:
         raise NotFound(N_("You have no table with this code."), code="unknown-code")
     return table

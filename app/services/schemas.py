@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Mapping, Union, get_args, get_origin
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, \
     ValidationError, WithJsonSchema, model_validator
@@ -66,11 +66,6 @@ def _text(value: Any) -> Any:
     return value
 
 
-def whole(**bounds: int) -> Any:
-    """A whole number within `bounds` (ge, le): the bounds first, so the JSON schema shows them."""
-    return Annotated[int, Field(**bounds), BeforeValidator(_whole)]
-
-
 def _typed(value: Any) -> Any:
     """What a student typed, as it is kept (the move log, reports, CSV): no control or invisible format
     characters (NUL, CR, LF, zero-width), white space made single spaces."""
@@ -88,10 +83,17 @@ def _printable(value: str) -> str:
     return value
 
 
-def plain(max_length: int) -> Any:
-    """Text of at most `max_length` characters with no control character in it."""
-    return Annotated[str, Field(max_length=max_length), AfterValidator(_printable)]
-
+# Text of at most so many characters with no control character in it.
+Plain20 = Annotated[str, Field(max_length=20), AfterValidator(_printable)]
+Plain40 = Annotated[str, Field(max_length=40), AfterValidator(_printable)]
+Plain80 = Annotated[str, Field(max_length=80), AfterValidator(_printable)]
+Plain120 = Annotated[str, Field(max_length=120), AfterValidator(_printable)]
+# Whole numbers within bounds (the bounds first, so the JSON schema shows them).
+Whole = Annotated[int, Field(ge=0), BeforeValidator(_whole)]
+Hands = Annotated[int, Field(ge=1, le=MAX_MATCH_DEALS), BeforeValidator(_whole)]
+TargetScore = Annotated[int, Field(ge=1, le=MAX_TARGET), BeforeValidator(_whole)]
+Hints = Annotated[int, Field(ge=0, le=MAX_HINT), BeforeValidator(_whole)]
+HintLevel = Annotated[int, Field(ge=1, le=MAX_HINT), BeforeValidator(_whole)]
 
 Text = Annotated[str, BeforeValidator(_text), Field(max_length=MAX_TEXT), AfterValidator(_printable)]
 Typed = Annotated[str, BeforeValidator(_typed), Field(max_length=MAX_TEXT)]
@@ -105,11 +107,15 @@ class Body(BaseModel):
 # ----------------------------------------------------------------------------------------------------
 # Opening a table
 # ----------------------------------------------------------------------------------------------------
-Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
-Bot = Literal[tuple(BOTS)]  # type: ignore[valid-type]
-Language = Literal[tuple(LANGUAGES)]  # type: ignore[valid-type]
-OptionValue = Union[Annotated[bool, Field(strict=True)], Annotated[int, Field(strict=True)],
-                    plain(80), None]
+if TYPE_CHECKING:  # (one of values known at run time: to mypy, the text they are)
+    Preset = str
+    Bot = str
+    Language = str
+else:
+    Preset = Literal[tuple(PRESETS)]
+    Bot = Literal[tuple(BOTS)]
+    Language = Literal[tuple(LANGUAGES)]
+OptionValue = Union[Annotated[bool, Field(strict=True)], Annotated[int, Field(strict=True)], Plain80, None]
 
 
 class SeatSpec(Body):
@@ -118,7 +124,7 @@ class SeatSpec(Body):
     bot: Annotated[Bot | None, What(N_("the computer player"), N_(
         'unknown computer player "%(value)s"; choose one of %(choices)s'))] = Field(
         None, description="The computer player's strength (computer seats).")
-    name: Annotated[plain(80) | None, What(N_("the name"))] = None
+    name: Annotated[Plain80 | None, What(N_("the name"))] = None
     here: Annotated[bool, Field(strict=True), What('"here"')] = Field(
         False, description="Played on this device (pass-and-play).")
 
@@ -128,14 +134,14 @@ TIE_BREAK_HELP = "A match that ends tied is settled by one more hand among every
 
 class DealsMatch(Body):
     format: Literal["hands"] = "hands"
-    value: Annotated[whole(ge=1, le=MAX_MATCH_DEALS), What(N_("the number of hands"))] = 1
-    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(False, description=TIE_BREAK_HELP)
+    value: Annotated[Hands, What(N_("the number of hands"))] = 1
+    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(default=False, description=TIE_BREAK_HELP)
 
 
 class TargetMatch(Body):
     format: Literal["target"]
-    value: Annotated[whole(ge=1, le=MAX_TARGET), What(N_("the target score"))]
-    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(False, description=TIE_BREAK_HELP)
+    value: Annotated[TargetScore, What(N_("the target score"))]
+    tie_break: Annotated[bool, Field(strict=True), What('"tie_break"')] = Field(default=False, description=TIE_BREAK_HELP)
 
 
 def _match_format(value: Any) -> str | None:
@@ -152,7 +158,7 @@ Match = Annotated[Union[Annotated[DealsMatch, Tag("hands")], Annotated[TargetMat
 
 class NewTable(Body):
     """A table to open: POST /api/tables, and the new-table form."""
-    name: Annotated[plain(80), What(N_("a table's name"))] = ""
+    name: Annotated[Plain80, What(N_("a table's name"))] = ""
     rules: Annotated[Preset, What(N_("the rules"), N_('unknown rules "%(value)s"; choose one of %(choices)s'))] \
         = "standard"
     language: Annotated[Language | None, What('"language"', N_(
@@ -160,10 +166,10 @@ class NewTable(Body):
         WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})] = Field(
         None, description="The language the table plays in (its pages and messages), whatever the deck's; "
                           "absent or null: the teacher's interface language.")
-    deck: Annotated[plain(120) | None, What('"deck"')] = Field(
+    deck: Annotated[Plain120 | None, What('"deck"')] = Field(
         None, description="A deck id of the library, or studio:<number> for a studio deck the teacher sees "
                           "(see /api/catalog); default: the rules' deck.")
-    options: Annotated[dict[plain(40), OptionValue], What('"options"')] = Field(
+    options: Annotated[dict[Plain40, OptionValue], What('"options"')] = Field(
         default_factory=dict, description="Overrides of the preset's options (see /api/catalog).")
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=MAX_SEATS), What('"seats"')]
     match: Match = Field(default_factory=DealsMatch)
@@ -180,16 +186,16 @@ class NewTable(Body):
 # ----------------------------------------------------------------------------------------------------
 class JoinRequest(Body):
     """A display name; at a table opened for a class, the roster student picked (and the class word)."""
-    name: Annotated[plain(80) | None, What(N_("the name"))] = None
+    name: Annotated[Plain80 | None, What(N_("the name"))] = None
     student: Annotated[int | None, Field(ge=1), BeforeValidator(_not_bool), What(N_("the student"))] = Field(
         None, description="At a table opened for a class: the id of the roster student picked (see `roster`).")
-    word: Annotated[plain(20) | None, What(N_("the class word"))] = Field(
+    word: Annotated[Plain20 | None, What(N_("the class word"))] = Field(
         None, description="The class word shown on the projector, when the class has one.")
 
 
 class SeatChange(Body):
     """PATCH a seat: rename its player, or put a computer player in it (or free a computer's seat)."""
-    name: Annotated[plain(80) | None, What(N_("the name"))] = None
+    name: Annotated[Plain80 | None, What(N_("the name"))] = None
     kind: Annotated[Literal["human", "computer"] | None,
                     What('"kind"', N_('a seat\'s kind is "human" or "computer", not "%(value)s"'))] = None
     bot: Annotated[Bot | None, What(N_("the computer player"), N_(
@@ -231,7 +237,7 @@ class AskMove(Body):
     card: Annotated[Text | None, What('"card"')] = None
     named: Annotated[Typed | None, What('"named"')] = Field(
         None, description="With the option named_asks: the work as the asker typed it from memory.")
-    hint: Annotated[whole(ge=0, le=MAX_HINT) | None, What('"hint"')] = Field(
+    hint: Annotated[Hints | None, What('"hint"')] = Field(
         None, description="With the option hints: how many hints the asker took (a hinted naming scores no bonus).")
 
     @model_validator(mode="after")
@@ -244,15 +250,15 @@ class AskMove(Body):
 class AnswerMove(Body):
     player: Text | None = None
     answer: Annotated[Typed | None, What('"answer"')]
-    hint: Annotated[whole(ge=0, le=MAX_HINT) | None, What('"hint"')] = Field(
+    hint: Annotated[Hints | None, What('"hint"')] = Field(
         None, description="With the option hints: how many hints the student took (a hinted answer scores no bonus).")
 
 
 class HintRequest(Body):
     """POST /api/tables/<code>/hint: a cue for the oldest work this seat is to name, or (named asks, with
     `set`) for the works of that author the asker lacks."""
-    seat: Annotated[whole(ge=0) | None, What('"seat"')] = None
-    level: Annotated[whole(ge=1, le=MAX_HINT), What('"level"')] = 1
+    seat: Annotated[Whole | None, What('"seat"')] = None
+    level: Annotated[HintLevel, What('"level"')] = 1
     set: Annotated[Text | None, What('"set"')] = None
 
 
@@ -286,7 +292,7 @@ Move = Annotated[Union[Annotated[AskMove, Tag("ask")], Annotated[AnswerMove, Tag
 
 class MoveRequest(Body):
     """POST /api/tables/<code>/moves."""
-    seat: Annotated[whole(ge=0) | None, What('"seat"')] = Field(
+    seat: Annotated[Whole | None, What('"seat"')] = Field(
         None, description="Needed when this browser holds several seats.")
     version: Annotated[int | None, Field(strict=True), What('"version"')] = Field(
         None, description="The version the screen was drawn from.")
@@ -319,7 +325,7 @@ def _called(what: What) -> Phrase | str:
     return what.name if what.name.startswith('"') else say(what.name)
 
 
-def explain(model: type[Body], error: dict) -> Phrase:
+def explain(model: type[Body], error: Mapping[str, Any]) -> Phrase:
     """One pydantic error as a sentence (said in the reader's language at the web's edge): the field by
     its name, the value."""
     loc = tuple(error.get("loc", ()))
@@ -388,16 +394,19 @@ def explain(model: type[Body], error: dict) -> Phrase:
 
 
 # The models behind a discriminated union, by tag: an error's path names the tag ("move", "ask", "set").
-UNIONS = {"match": {"hands": DealsMatch, "target": TargetMatch},
-          "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove}}
+UNIONS: dict[str, dict[str, type[Body]]] = {
+    "match": {"hands": DealsMatch, "target": TargetMatch},
+    "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove}}
 
 
-def _field_at(model: type[Body], loc: tuple) -> tuple[str | None, What | None, Any]:
+def _field_at(model: type[Body], loc: tuple[int | str, ...]) -> tuple[str | None, What | None, Any]:
     """The last named field on the error's path, its What, and its FieldInfo (for choices and bounds)."""
-    field = what = info = None
+    field: str | None = None
+    what: What | None = None
+    info: Any = None
     current: Any = model
     for step in loc:
-        if field in UNIONS and step in UNIONS[field] and current is None:
+        if field is not None and field in UNIONS and step in UNIONS[field] and current is None:
             current = UNIONS[field][step]
         elif isinstance(step, str) and current is not None and step in current.model_fields:
             info = current.model_fields[step]

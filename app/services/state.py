@@ -7,43 +7,40 @@ ask for are the deck's cards of those sets that the deal lacks, which the screen
 """
 from __future__ import annotations
 
-import json
 import threading
 import time
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import Any, Sequence
 
+from ..decks import Deck
 from ..decks.look import is_playing_deck, set_colors
 from ..engine.decks import deck_for
-from ..engine.options import make_options
+from ..engine.options import Options
 from ..engine.views import PlayerView, PublicView
 from .. import store
-from ..store import deck_by_ref
+from ..store import SeatLike, TableLike, deck_by_ref
 from . import deals, recall, studio, tables
 from ..decks.errors import N_
 from .errors import NotFound
 
 
 @lru_cache(maxsize=64)
-def _deck_played(deck_id: str, rules: str, options_json: str):
-    return deck_for(deck_by_ref(deck_id), make_options(rules, json.loads(options_json)))
+def _deck_played(deck_id: str, options: Options) -> Deck:
+    return deck_for(deck_by_ref(deck_id), options)
 
 
-def played_deck(table):
-    return _deck_played(table.deck_id, table.rules, table.options_json)
+def played_deck(table: TableLike) -> Deck:
+    """The deck as the table plays it (regrouped or doubled as its options say), built once per process."""
+    return _deck_played(table.deck_id, table.options)
 
 
-@lru_cache(maxsize=256)
-def _options(rules: str, options_json: str):
-    return make_options(rules, json.loads(options_json or "{}"))
+def table_options(table: TableLike) -> Options:
+    """The table's options (worked out once per process: app/models.py, TableMixin.options)."""
+    return table.options
 
 
-def table_options(table):
-    """The table's options (worked out once per process)."""
-    return _options(table.rules, table.options_json)
-
-
-def deck_dict(table) -> dict[str, Any]:
+def deck_dict(table: TableLike) -> dict[str, Any]:
     """The deck as played (regrouped or doubled as the options say): public, the same for everyone. A
     recall table (app/services/recall.py) sends its sets only: no card ids, no titles. The images its
     readers may see are named (`image`: GET the table's images/<name>)."""
@@ -54,7 +51,7 @@ def deck_dict(table) -> dict[str, Any]:
         short = (name or "").removeprefix("images/")
         return short if short in shown else None
 
-    if recall.active(table_options(table)):
+    if recall.active(table.options):
         out = recall.deck_dict(deck)
         for set_dict, card_set in zip(out["sets"], deck.sets):
             set_dict["image"] = image(card_set.image)
@@ -68,43 +65,37 @@ def deck_dict(table) -> dict[str, Any]:
                      for s in deck.sets]}
 
 
-def deck_images(table) -> set[str]:
+def deck_images(table: TableLike) -> set[str]:
     """The images of a table's deck its readers may see (images/<name>, by name): a studio deck's, the
     sets' always, the cards' only where no work is to be named from memory (an image may show it)."""
     if not str(table.deck_id).startswith(store.SNAPSHOT_PREFIX):
         return set()  # the built-in decks have no images
     deck = played_deck(table)
     names = {s.image for s in deck.sets if s.image}
-    if not recall.active(table_options(table)):
+    if not recall.active(table.options):
         names |= {c.image for c in deck.cards if c.image}
     return {name.removeprefix("images/") for name in names}
 
 
-def deck_image(table, name: str):
+def deck_image(table: TableLike, name: str) -> Path:
     """The file of one image of the table's deck that its readers may see; NotFound for any other."""
     if name not in deck_images(table):
         raise NotFound(N_("There is no such image."), code="unknown-image")
     return studio.table_image(table.deck_id, name)
 
 
-def seat_dict(seat, held: set[int] | None = None) -> dict[str, Any]:
+def seat_dict(seat: SeatLike, held: set[int] | None = None) -> dict[str, Any]:
     return {"position": seat.position, "name": seat.name, "kind": seat.kind, "bot": seat.bot,
             "vacant": seat.vacant, "here": seat.position in (held or ()),
             "stand_in": bool(getattr(seat, "stand_in", False)),
             "barred": bool(getattr(seat, "barred", False))}  # a computer plays for its away student
 
 
-@lru_cache(maxsize=256)
-def _options_dict(rules: str, options_json: str) -> dict[str, Any]:
-    """The options in play, worked out once per process (shared: encoded, never changed)."""
-    return make_options(rules, json.loads(options_json or "{}")).to_dict()
-
-
-_public_parts: dict[tuple, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+_public_parts: dict[tuple[int, float, int, float], tuple[dict[str, Any], list[dict[str, Any]]]] = {}
 _public_lock = threading.Lock()
 
 
-def _public_part(table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _public_part(table: TableLike) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The summary and the finished deals of a table at one version: the same for every seat, so built
     once per version by this process (for snapshots: they never change) and shared (never changed)."""
     if not isinstance(table, store.TableSnapshot):
@@ -120,7 +111,7 @@ def _public_part(table) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return part
 
 
-def summary(table) -> dict[str, Any]:
+def summary(table: TableLike) -> dict[str, Any]:
     """The table without any game state: for lists, lobbies and every state."""
     deck = played_deck(table)
     current = table.current_deal
@@ -128,7 +119,7 @@ def summary(table) -> dict[str, Any]:
         "code": table.code, "name": table.name, "status": table.status, "version": table.version,
         "paused": bool(table.paused), "locked": bool(table.locked), "pace": deals.pace(table),
         "turn_deadline": deals.turn_deadline(table),  # (epoch seconds) a person's time for the move runs out
-        "language": table.language, "rules": table.rules, "options": _options_dict(table.rules, table.options_json), "overrides": table.overrides,
+        "language": table.language, "rules": table.rules, "options": table.options_dict, "overrides": table.overrides,
         "deck": {"id": table.deck_id, "title": deck.title, "set_label": deck.set_label,
                  "card_label": deck.card_label, "language": deck.language},
         "match": {"format": table.match_format, "value": table.match_value,
@@ -157,7 +148,7 @@ def _asks(view: PlayerView) -> dict[str, Any] | None:
     return {"by": asks.ask_by, "sets": sets, "targets": list(asks.targets), "bluff": view.options.bluff_asks}
 
 
-def game_dict(view) -> dict[str, Any]:
+def game_dict(view: PublicView) -> dict[str, Any]:
     """The view for the JSON answer (encoded at once: the engine's values are not copied)."""
     out = view.to_dict(plain=False)
     if isinstance(view, PlayerView):
@@ -170,9 +161,9 @@ def game_dict(view) -> dict[str, Any]:
 HIDDEN_FIGURES = ("scores", "bonus", "team_scores")
 
 
-def scores_hidden(table, finished: bool) -> bool:
+def scores_hidden(table: TableLike, finished: bool) -> bool:
     """Whether this table's current deal's scores are kept back: `hide_scores` and the deal not over."""
-    return bool(table_options(table).hide_scores) and not finished
+    return bool(table.options.hide_scores) and not finished
 
 
 def without_figures(game: dict[str, Any]) -> dict[str, Any]:
@@ -180,11 +171,11 @@ def without_figures(game: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in game.items() if key not in HIDDEN_FIGURES}
 
 
-def finished_deals(table) -> list[dict[str, Any]]:
-    return [{"number": deal.number, **deal.result} for deal in table.deals if deal.result_json]
+def finished_deals(table: TableLike) -> list[dict[str, Any]]:
+    return [{"number": deal.number, **(deal.result or {})} for deal in table.deals if deal.result_json]
 
 
-def table_state(table, seat=None, held: set[int] | None = None,
+def table_state(table: TableLike, seat: SeatLike | None = None, held: set[int] | None = None,
                 teacher: bool = False) -> dict[str, Any]:
     """What a screen is sent: the reader's view of the current deal, taken from the store, made into
     the state by `state_of`; the teacher's also lists the devices that ask for a seat back (`asks`)."""
@@ -195,7 +186,7 @@ def table_state(table, seat=None, held: set[int] | None = None,
             name = seat.name if seat is not None and seat.name in game.players else None
             view = game.view(name) if name else game.public_view()
             deck = game.deck
-        if recall.active(table_options(table)):
+        if recall.active(table.options):
             mask = recall.Mask(table, deal, view, deck)
     out = state_of(table, view, seat=seat, held=held, teacher=teacher, poll_ms=int(deals.setting("POLL_MS")),
                    mask=mask)
@@ -204,7 +195,8 @@ def table_state(table, seat=None, held: set[int] | None = None,
     return out
 
 
-def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None = None, teacher: bool = False,
+def state_of(table: TableLike, view: PublicView | None, *, seat: SeatLike | None = None, held: set[int] | None = None,
+             teacher: bool = False,
              poll_ms: int = 1000, mask: "recall.Mask | None" = None) -> dict[str, Any]:
     """The state a screen is sent, from the table as read and the reader's view alone (no game, no
     database): a seat's view, or the public one; `mask` hides what a recall table's reader is to name."""
@@ -241,7 +233,7 @@ def state_of(table, view: PublicView | None, *, seat=None, held: set[int] | None
     return out
 
 
-def overview(tables: list) -> list[dict[str, Any]]:
+def overview(tables: Sequence[TableLike]) -> list[dict[str, Any]]:
     """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings
     (`hide_scores`: no scores while the deal is played, `scores_hidden` says so)."""
     rows = []

@@ -20,7 +20,8 @@ from ..store import presence
 from . import classes, deals, schemas, studio
 from ..store.codes import NameProblem, clean_name, name_key, new_code, new_token, token_hash
 from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from ..store import TableSnapshot
+from ..engine.options import Options
+from ..store import SeatLike, TableLike, TableSnapshot
 
 OPEN_STATUSES = ("lobby", "playing", "finished")
 
@@ -46,7 +47,7 @@ def _gone() -> NotFound:
 
 
 @contextmanager
-def changing(table, what: Text | str | None = None) -> Iterator[Table]:
+def changing(table: TableLike, what: Text | str | None = None) -> Iterator[Table]:
     """The table locked and as it is now (an ORM row) for a change, committed when the block ends: every
     change of a table goes through here, so changes from any process are made one after the other."""
     try:
@@ -74,18 +75,19 @@ def seat_at(table: Table, position: Any) -> Seat:
     except (TypeError, ValueError):
         raise BadRequest(say(N_('a seat is a number from 0 to %(last)d, not "%(position)s"'),
                              last=len(table.seats) - 1, position=position)) from None
+    seat: Seat
     for seat in table.seats:
         if seat.position == position:
             return seat
     raise NotFound(say(N_("This table has no seat %(position)d."), position=position), code="unknown-seat")
 
 
-def is_teacher(table: Table, teacher_id: int | None) -> bool:
+def is_teacher(table: TableLike, teacher_id: int | None) -> bool:
     """Whether this teacher account opened the table (only they manage it)."""
     return teacher_id is not None and table.teacher_id == teacher_id
 
 
-def require_teacher(table: Table, teacher_id: int | None) -> None:
+def require_teacher(table: TableLike, teacher_id: int | None) -> None:
     if not is_teacher(table, teacher_id):
         raise Forbidden(N_("Only the teacher who opened this table can do that."), code="not-teacher")
 
@@ -119,7 +121,7 @@ def _computer_name(taken: set[str]) -> str:
     return f"Computer {n}"
 
 
-def app_defaults(options, given: dict) -> dict:
+def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
     """What a new table of the app plays unless the teacher says otherwise, once the bonus is on (the
     engine's own defaults stay those of the record spec, so records replay as before): typos forgiven
     (`answers: typos`), the bonus counted apart (`bonus_in_score: false`), and with card asks the naming
@@ -225,7 +227,7 @@ class WaitForTeacher(ServiceError):
 MAX_WAITING = 5  # devices that may wait for one seat at once (each is one line on the teacher's page)
 
 
-def can_ask_back(seat, now: float) -> bool:
+def can_ask_back(seat: SeatLike, now: float) -> bool:
     """Whether another device may ask for this seat back: a student's seat (or one a computer stands in
     for) whose screen is away, or one whose student the teacher removed during play."""
     if not seat.name or getattr(seat, "barred", False):
@@ -235,7 +237,7 @@ def can_ask_back(seat, now: float) -> bool:
     return bool(seat.stand_in) and presence.away_for(seat.seen_at, now) is not None
 
 
-def _taken_off(table: Table, browser: str | None, student_id: int | None) -> Seat | None:
+def _taken_off(table: TableLike, browser: str | None, student_id: int | None) -> SeatLike | None:
     """The seat whose student the teacher took off for the match, when this browser (its hash) played it
     or this roster student sat in it."""
     for seat in table.seats:
@@ -245,7 +247,7 @@ def _taken_off(table: Table, browser: str | None, student_id: int | None) -> Sea
     return None
 
 
-def join(table: Table, name: Any, student_id: int | None = None, browser: str | None = None,
+def join(table: TableLike, name: Any, student_id: int | None = None, browser: str | None = None,
          device: str = "", asked: str | None = None) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token.
     The name of an away student's seat is no refusal: the device asks for the seat back and waits for
@@ -299,7 +301,7 @@ def join(table: Table, name: Any, student_id: int | None = None, browser: str | 
     return seat, token
 
 
-def join_from_roster(table: Table, student: Any, word: Any = None, **joining: Any) -> tuple[Seat, str]:
+def join_from_roster(table: TableLike, student: Any, word: Any = None, **joining: Any) -> tuple[Seat, str]:
     """At a table opened for a class: the student picked their name from the roster (no typing, no two
     of one name) and, when the class has one, typed the class word shown on the projector. `joining`:
     the browser, device and earlier request, as `join` takes them."""
@@ -312,7 +314,7 @@ def join_from_roster(table: Table, student: Any, word: Any = None, **joining: An
     return join(table, picked.name, student_id=picked.id, **joining)
 
 
-def roster_choices(table) -> list[dict[str, Any]] | None:
+def roster_choices(table: TableLike) -> list[dict[str, Any]] | None:
     """The names a joining student picks from at a class's table, each with whether it can be taken now
     (free, or an away student's seat to ask back: `back`; never one the teacher took off for the match:
     `taken_off`); None at any other table."""
@@ -332,7 +334,7 @@ def roster_choices(table) -> list[dict[str, Any]] | None:
     return out
 
 
-def move_seats(table: Table, hashes: dict[str, str]) -> dict[int, str]:
+def move_seats(table: TableLike, hashes: dict[str, str]) -> dict[int, str]:
     """Pass-and-play seats moved to another device: each seat whose token is still the one named (by its
     hash) gets a new token, which only the new device holds; the device they came from no longer plays
     them. Returns the new tokens by position; a Conflict when none is as named (already moved)."""
@@ -354,7 +356,7 @@ def move_seats(table: Table, hashes: dict[str, str]) -> dict[int, str]:
 # ----------------------------------------------------------------------------------------------------
 # The teacher's controls
 # ----------------------------------------------------------------------------------------------------
-def rename(table: Table, position: Any, new_name: Any) -> Seat:
+def rename(table: TableLike, position: Any, new_name: Any) -> Seat:
     with changing(table) as table:
         seat = seat_at(table, position)
         new_name = clean_seat_name(new_name)
@@ -370,7 +372,7 @@ def rename(table: Table, position: Any, new_name: Any) -> Seat:
     return seat
 
 
-def remove_player(table: Table, position: Any, for_good: bool = False) -> Seat:
+def remove_player(table: TableLike, position: Any, for_good: bool = False) -> Seat:
     """The student leaves the seat. Before play the seat is free again; during play it keeps the name
     for the game and waits for a student to join or for a computer player.
 
@@ -412,7 +414,7 @@ def _take_off(table: Table, seat: Seat) -> None:
         deals.begin_stand_in(table, seat, None, now)
 
 
-def let_back(table: Table, position: Any) -> Seat:
+def let_back(table: TableLike, position: Any) -> Seat:
     """The teacher lets a student taken off for the match back: the seat is an away student's again (a
     computer plays it), which her device may ask for (`join`), and her browser may join again."""
     with changing(table) as table:
@@ -425,7 +427,7 @@ def let_back(table: Table, position: Any) -> Seat:
     return seat
 
 
-def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> Seat:
+def set_kind(table: TableLike, position: Any, kind: str, bot: str | None = None) -> Seat:
     """Put a computer player in a seat (any time), or before play free a computer's seat for a student.
     `kind` and `bot` are checked by the schema (schemas.SeatChange)."""
     with changing(table) as table:
@@ -460,12 +462,13 @@ def set_kind(table: Table, position: Any, kind: str, bot: str | None = None) -> 
 # ----------------------------------------------------------------------------------------------------
 # Seats that survive a classroom (issue #19): asking for a seat back, a computer standing in
 # ----------------------------------------------------------------------------------------------------
-def _requests(table, seat=None) -> list[SeatClaim]:
+def _requests(table: TableLike, seat: SeatLike | None = None) -> list[SeatClaim]:
     """The requests to have a seat back at this table (of one seat), the oldest first."""
     query = SeatClaim.query.filter_by(table_id=table.id)
     if seat is not None:
         query = query.filter_by(seat_id=seat.id)
-    return query.order_by(SeatClaim.asked_at, SeatClaim.id).all()
+    found: list[SeatClaim] = query.order_by(SeatClaim.asked_at, SeatClaim.id).all()
+    return found
 
 
 def _waits(claim: SeatClaim, now: float) -> bool:
@@ -517,7 +520,7 @@ def _ask_for(table: Table, seat: Seat, browser: str | None, device: str, asked: 
     return token
 
 
-def requests_waiting(table) -> list[dict[str, Any]]:
+def requests_waiting(table: TableLike) -> list[dict[str, Any]]:
     """The requests to have a seat back that wait for the teacher, the oldest first: which seat, what the
     device says of itself (`device`, "" when its browser says nothing we know) and when it asked."""
     now = time.time()
@@ -530,7 +533,7 @@ def requests_waiting(table) -> list[dict[str, Any]]:
 ASK_ENDED = {"refused": "refused", "passed": "refused", "withdrawn": "expired", "ended": "expired"}
 
 
-def ask_status(table, token: str | None) -> tuple[str, int | None, str | None]:
+def ask_status(table: TableLike, token: str | None) -> tuple[str, int | None, str | None]:
     """Where this device's request to have a seat back stands: "let-in" (the seat's token is now its
     token: the seat at the position returned), "waiting", "refused" or "expired" (it ended, or the device
     asked for another seat); and for a request that ended, why, as stored: "refused" (by the teacher),
@@ -573,7 +576,7 @@ def _asked_seat(table: Table, position: Any, ask: int | None) -> tuple[Seat, Sea
     return seat, claim
 
 
-def let_in(table: Table, position: Any, ask: int | None = None) -> Seat:
+def let_in(table: TableLike, position: Any, ask: int | None = None) -> Seat:
     """The teacher lets the waiting device (`ask`: its request's id, when several wait) into the seat: its
     secret becomes the seat's token (the old device loses the seat), the other devices that asked are
     told no, a stand-in stops, and the deal goes on with the same cards."""
@@ -593,7 +596,7 @@ def let_in(table: Table, position: Any, ask: int | None = None) -> Seat:
     return seat
 
 
-def refuse(table: Table, position: Any, ask: int | None = None) -> Seat:
+def refuse(table: TableLike, position: Any, ask: int | None = None) -> Seat:
     """The teacher refuses the waiting device (`ask`: its request's id, when several wait); its page says so."""
     with changing(table) as table:
         seat, claim = _asked_seat(table, position, ask)
@@ -605,7 +608,7 @@ def refuse(table: Table, position: Any, ask: int | None = None) -> Seat:
     return seat
 
 
-def stand_in(table: Table, position: Any, bot: str | None = None) -> Seat:
+def stand_in(table: TableLike, position: Any, bot: str | None = None) -> Seat:
     """A computer plays an away student's seat under her name until her device polls again (or she is
     let in from another one)."""
     with changing(table) as table:
@@ -626,7 +629,7 @@ def stand_in(table: Table, position: Any, bot: str | None = None) -> Seat:
     return seat
 
 
-def hand_back(table, positions: list[int]) -> None:
+def hand_back(table: TableLike, positions: list[int]) -> None:
     """The student's device polled: the computers standing in at these seats stop (a seat the device no
     longer holds is left alone)."""
     digests = {s.position: s.token_hash for s in table.seats if s.position in positions}
@@ -637,7 +640,7 @@ def hand_back(table, positions: list[int]) -> None:
                 deals.hand_back(table, seat, now)
 
 
-def start(table: Table) -> None:
+def start(table: TableLike) -> None:
     with changing(table) as table:
         if table.status != "lobby":
             raise Conflict(N_("This table has already started."), code="already-started")
@@ -650,7 +653,7 @@ def start(table: Table) -> None:
         table.touch()
 
 
-def set_paused(table: Table, paused: bool) -> None:
+def set_paused(table: TableLike, paused: bool) -> None:
     """Pause play (no move by anyone, computers included) or let it go on; every screen says which."""
     with changing(table) as table:
         if table.paused != paused:
@@ -670,7 +673,7 @@ def pause_all(teacher_id: int, paused: bool) -> int:
     return changed
 
 
-def set_locked(table: Table, locked_: bool) -> None:
+def set_locked(table: TableLike, locked_: bool) -> None:
     """Lock the table against new joins (students already seated keep their seats), or open it again."""
     with changing(table) as table:
         if table.locked != locked_:
@@ -678,7 +681,7 @@ def set_locked(table: Table, locked_: bool) -> None:
             table.touch()
 
 
-def close(table: Table) -> None:
+def close(table: TableLike) -> None:
     with changing(table) as table:
         if table.status == "closed":
             return
@@ -688,5 +691,6 @@ def close(table: Table) -> None:
 
 def open_tables(teacher_id: int, limit: int = 100) -> list[Table]:
     """The teacher's open tables, the newest first."""
-    return (Table.query.filter(Table.status.in_(OPEN_STATUSES), Table.teacher_id == teacher_id)
-            .order_by(Table.created_at.desc(), Table.id.desc()).limit(limit).all())
+    found: list[Table] = (Table.query.filter(Table.status.in_(OPEN_STATUSES), Table.teacher_id == teacher_id)
+                          .order_by(Table.created_at.desc(), Table.id.desc()).limit(limit).all())
+    return found

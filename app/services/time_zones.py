@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 import zoneinfo
 from functools import lru_cache
+from typing import Any
 
 from ..db import db
 from ..decks.errors import N_, say
+from ..models import Teacher
 from .errors import BadRequest
 
 UTC = "UTC"
@@ -19,7 +21,7 @@ def known_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones()) | {UTC}
 
 
-def check(name) -> str:
+def check(name: Any) -> str:
     """The zone's name if zoneinfo knows it ("Europe/Paris", "UTC"); BadRequest with a sentence otherwise."""
     text = name if isinstance(name, str) else ""
     if not (0 < len(text) <= 64 and NAME.fullmatch(text) and text in known_zones()):
@@ -29,7 +31,7 @@ def check(name) -> str:
     return text
 
 
-def remember(teacher, name) -> str:
+def remember(teacher: Teacher, name: Any) -> str:
     """Keep the (checked) zone in the teacher's account; returns it."""
     zone = check(name)
     if teacher.time_zone != zone:
@@ -38,7 +40,7 @@ def remember(teacher, name) -> str:
     return zone
 
 
-def zone_of(teacher) -> str | None:
+def zone_of(teacher: object) -> str | None:
     """The teacher's zone if it is still one zoneinfo knows (the server's tzdata may change), else None."""
     name = getattr(teacher, "time_zone", None)
     return name if name and name in known_zones() else None

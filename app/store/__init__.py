@@ -25,10 +25,11 @@ from .decks import SNAPSHOT_PREFIX, deck_by_ref, header_deck
 from .games import bot_for, evict, game_from_header, playing, record, turn
 from . import presence
 from .polls import etag, poll_reader, seen_due, unchanged_etag, version_rows
-from .snapshots import DealSnapshot, SeatSnapshot, TableSnapshot, by_code, by_id
+from .snapshots import DealLike, DealSnapshot, SeatLike, SeatSnapshot, TableLike, TableSnapshot, by_code, by_id
 from .writes import Gone, Stale, append_move, changing, commit_move, flush, moving, row_of
 
-__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatSnapshot", "Stale", "TableSnapshot", "append_move",
+__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "DealLike", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatLike", "SeatSnapshot",
+           "Stale", "TableLike", "TableSnapshot", "append_move",
            "bot_for", "by_id", "changing", "commit_move", "deck_by_ref", "etag", "evict", "exists", "flush",
            "game_from_header", "header_deck", "language_of", "moving", "playing", "poll_reader", "read", "record", "row_of",
            "presence", "seen_due", "turn", "unchanged_etag", "version_rows"]
@@ -66,7 +67,8 @@ def language_of(code: str) -> str | None:
         return None
     try:
         with db.session.no_autoflush:  # asked in the middle of a change too: it must not flush it early
-            return db.session.query(Table.language).filter_by(code=clean).scalar()
+            language: str | None = db.session.query(Table.language).filter_by(code=clean).scalar()
+            return language
     except SQLAlchemyError:
         db.session.rollback()
         return None

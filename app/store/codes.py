@@ -6,6 +6,7 @@ import hmac
 import secrets
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 from ..decks.errors import N_
 
@@ -58,7 +59,7 @@ INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164")
 KEY_MAX = 40  # play_seats.name_key and class_students.name_key
 
 
-def clean_name(text) -> str:
+def clean_name(text: Any) -> str:
     """A display name as shown: trimmed, inner spaces folded, printable, with a letter or a digit that can
     be seen (after NFKC, so that a width or a compatibility form is no way around it). NameProblem says
     what is wrong."""
@@ -123,7 +124,8 @@ def _prototype(ch: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _look_alikes(ch: str) -> tuple[str, ...]:
-    from confusable_homoglyphs import confusables  # (its data takes 0.1 s to load: the first name pays it)
+    # (its data takes 0.1 s to load: the first name pays it; the library has no type hints)
+    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
     found = confusables.is_confusable(ch, greedy=True)
     # (the library's right-to-left characters come wrapped in left-to-right marks, from Unicode's comments)

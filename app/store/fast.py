@@ -10,38 +10,43 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator
+from typing import Any, Iterator, Union
 
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.sql import Executable
+from sqlalchemy import CompoundSelect, Delete, Insert, Select, Update
+from sqlalchemy.sql.compiler import SQLCompiler
 
-from ..db import AUTOCOMMIT, db, statements_watched
+from ..db import AUTOCOMMIT, db, driver, statements_watched
 
+Statement = Union[Select[Any], CompoundSelect[Any], Insert, Update, Delete]
+Compiled = tuple[str, tuple[str, ...] | None, dict[str, Any]]  # the SQL, its parameters' order (positional), defaults
 # Keyed by the statement object itself (kept alive here, so no other statement can take its id): these
 # are module constants, a few dozen at most.
-_compiled: dict[tuple, tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+_compiled: dict[tuple[str, Statement, tuple[str, ...]], Compiled] = {}
 
 
-def _sql(connection: Connection, statement: Executable, keys: tuple[str, ...]):
+def _sql(connection: Connection, statement: Statement, keys: tuple[str, ...]) -> Compiled:
     dialect = connection.dialect
     cache_key = (dialect.name, statement, keys)
     found = _compiled.get(cache_key)
     if found is None:
         if len(_compiled) > 256:
             raise RuntimeError("fast statements are module constants; one is being built per call")
-        compiled = statement.compile(dialect=dialect, column_keys=list(keys))  # type: ignore[call-arg]
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys))
+        if not isinstance(compiled, SQLCompiler):  # (a dialect compiles a statement with its SQLCompiler)
+            raise TypeError(f"not a SQL statement: {statement!r}")
         names = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
         found = (compiled.string, names, dict(compiled.params))
         _compiled[cache_key] = found
     return found
 
 
-def _cursor(connection: Connection, statement: Executable, params: dict[str, Any]):
+def _cursor(connection: Connection, statement: Statement, params: dict[str, Any]) -> Any:
     sql, names, defaults = _sql(connection, statement, tuple(sorted(params)))
     values = {**defaults, **params}
     args = tuple(values[name] for name in names) if names is not None else values
-    cursor = connection.connection.driver_connection.cursor()
+    cursor = driver(connection).cursor()
     try:
         cursor.execute(sql, args)
     except connection.dialect.loaded_dbapi.Error as error:
@@ -57,28 +62,30 @@ def _cursor(connection: Connection, statement: Executable, params: dict[str, Any
     return cursor
 
 
-def rows(connection: Connection, statement: Executable, params: dict[str, Any]) -> list[tuple]:
+def rows(connection: Connection, statement: Statement, params: dict[str, Any]) -> list[tuple[Any, ...]]:
     if statements_watched(connection.engine):
         return [tuple(row) for row in connection.execute(statement, params)]
     cursor = _cursor(connection, statement, params)
     try:
-        return cursor.fetchall()
+        found: list[tuple[Any, ...]] = cursor.fetchall()
+        return found
     finally:
         cursor.close()
 
 
-def scalar(connection: Connection, statement: Executable, params: dict[str, Any]) -> Any:
+def scalar(connection: Connection, statement: Statement, params: dict[str, Any]) -> Any:
     found = rows(connection, statement, params)
     return found[0][0] if found else None
 
 
-def write(connection: Connection, statement: Executable, params: dict[str, Any]) -> int:
+def write(connection: Connection, statement: Statement, params: dict[str, Any]) -> int:
     """An INSERT, UPDATE or DELETE; returns how many rows it changed."""
     if statements_watched(connection.engine):
         return connection.execute(statement, params).rowcount
     cursor = _cursor(connection, statement, params)
     try:
-        return cursor.rowcount
+        changed: int = cursor.rowcount
+        return changed
     finally:
         cursor.close()
 

@@ -14,18 +14,21 @@ import hashlib
 import json
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Hashable, Iterator, TypeVar
 
 from sqlalchemy import bindparam, select
+from sqlalchemy.engine import URL, Engine
 
 from ..db import db
+from ..engine.bots import Bot
 from ..engine.game import Game
 from ..engine.moves import move_from_dict
 from ..engine.options import make_options
-from ..engine.record import record_of
+from ..engine.record import Record, record_of
 from ..models import MoveRow
 from . import fast
 from .decks import header_deck
+from .snapshots import DealLike, SeatLike, TableLike
 
 MOVES = MoveRow.__table__
 NEW_MOVES = (select(MOVES.c.seq, MOVES.c.data_json)
@@ -34,12 +37,17 @@ MOVES_UP_TO = NEW_MOVES.where(MOVES.c.seq < bindparam("count"))  # the moves a s
 
 _stripes = [threading.RLock() for _ in range(64)]
 _registry = threading.Lock()                          # guards the caches' bookkeeping
-_games: dict[tuple, tuple[tuple, Game]] = {}         # deal -> (its stamp, its game)
-_turns: dict[tuple, tuple] = {}                       # table -> ((version, deal, dealt at), whose turn)
-_bots: dict[tuple, list] = {}                         # (deal, stamp, seat, strength) -> [bot, events seen]
+Key = tuple[Engine, int]                  # a deal in this process: its database's engine, its id
+Stamp = tuple[int, int, float, int]       # what the deal's cached game must match: stamp_of
+_games: dict[Key, tuple[Stamp, Game]] = {}                                    # deal -> (its stamp, its game)
+_turns: dict[tuple[URL, int], tuple[tuple[int, int, float], str | None]] = {}  # table -> ((version, deal, dealt at), whose turn)
+_bots: dict[tuple[Key, Stamp, str | None, str | None], list[Any]] = {}        # (deal, stamp, seat, strength) -> [bot, events seen]
+
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
 
 
-def remember(cache: dict, key, value, limit: int) -> None:
+def remember(cache: dict[_K, _V], key: _K, value: _V, limit: int) -> None:
     with _registry:
         cache[key] = value
         while len(cache) > limit:
@@ -53,19 +61,19 @@ def game_from_header(header: dict[str, Any]) -> Game:
                 rules=header["rules"])
 
 
-def key_of(deal) -> tuple:
+def key_of(deal: DealLike) -> Key:
     # The engine itself (hashed by identity): its URL's hash renders the URL as text every time.
     return (db.engine, deal.id)
 
 
-def stamp_of(deal) -> tuple:
+def stamp_of(deal: DealLike) -> Stamp:
     """What must match for a cached game to be this hand's: ids come back after a database is reset, the
     moment a deal was dealt does not; a rename rewrites the log and bumps the revision."""
     return (deal.table_id, deal.number, deal.started_at, deal.revision)
 
 
 @contextmanager
-def playing(deal) -> Iterator[Game]:
+def playing(deal: DealLike) -> Iterator[Game]:
     """The deal's game as the caller read the deal, held by this thread for the block.
 
     A snapshot's deal knows how many moves the log held when it was read (`move_count`): the game has
@@ -78,7 +86,7 @@ def playing(deal) -> Iterator[Game]:
         yield _game_at(deal, getattr(deal, "move_count", None))
 
 
-def _game_at(deal, count: int | None) -> Game:
+def _game_at(deal: DealLike, count: int | None) -> Game:
     key, stamp = key_of(deal), stamp_of(deal)
     cached = _games.get(key)
     game = cached[1] if cached is not None and cached[0] == stamp else None
@@ -94,7 +102,7 @@ def _game_at(deal, count: int | None) -> Game:
     return game
 
 
-def _catch_up(deal, game: Game, count: int | None) -> None:
+def _catch_up(deal: DealLike, game: Game, count: int | None) -> None:
     params = {"deal_id": deal.id, "seen": len(game.moves)}
     with fast.reading() as connection:
         if count is None:
@@ -111,20 +119,20 @@ def _catch_up(deal, game: Game, count: int | None) -> None:
         raise RuntimeError(f"deal {deal.id}: the log holds {len(game.moves)} moves, not {count}")
 
 
-def _replayed(deal, count: int) -> Game:
+def _replayed(deal: DealLike, count: int) -> Game:
     """A game of the deal at `count` moves, not kept (the cached one is further on)."""
     game = game_from_header(deal.header)
     _catch_up(deal, game, count)
     return game
 
 
-def evict(deal) -> None:
+def evict(deal: DealLike) -> None:
     """Forget the deal's game."""
     with _registry:
         _games.pop(key_of(deal), None)
 
 
-def forget_unstored(deal) -> None:
+def forget_unstored(deal: DealLike) -> None:
     """After a write was rolled back: forget the deal's game if it holds a move the log does not (one
     applied whose write failed). A refused move leaves the game as it was: it is kept."""
     cached = _games.get(key_of(deal))
@@ -133,7 +141,7 @@ def forget_unstored(deal) -> None:
         evict(deal)
 
 
-def turn(table) -> str | None:
+def turn(table: TableLike) -> str | None:
     """Whose turn it is: remembered per table version, so a poll of an unchanged table reads no moves."""
     deal = table.current_deal
     if deal is None:
@@ -149,7 +157,7 @@ def turn(table) -> str | None:
     return actor
 
 
-def bot_for(seat, deal, game: Game, make) -> Any:
+def bot_for(seat: SeatLike, deal: DealLike, game: Game, make: Callable[[int], Bot]) -> Bot:
     """The seat's computer player (`make(seed)` builds one), caught up with every event its seat has seen
     this hand. Called inside `playing(deal)`.
 
@@ -161,14 +169,15 @@ def bot_for(seat, deal, game: Game, make) -> Any:
         digest = hashlib.sha256(f"{deal.header_json}:{seat.position}".encode()).digest()
         cached = [make(int.from_bytes(digest[:4], "big")), 0]
         remember(_bots, key, cached, 1024)
-    bot, seen = cached
+    bot: Bot = cached[0]
+    seen: int = cached[1]
     if game.event_count > seen:
         bot.observe(game.events_seen_by(seat.name, seen))
         cached[1] = game.event_count
     return bot
 
 
-def record(deal):
+def record(deal: DealLike) -> Record:
     """The deal as a game record (the engine's Record)."""
     with playing(deal) as game:
         return record_of(game)

@@ -3,8 +3,9 @@ state: shared by the fast poll in front of Flask (app/web/polling.py) and the st
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable, Iterable, Sequence
 
+from flask import Flask
 from sqlalchemy import bindparam, select
 
 from ..db import db
@@ -19,7 +20,11 @@ VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bo
                      .join(Seat, Seat.table_id == Table.id).where(Table.code == bindparam("code")))
 
 
-def etag(table_id: int, version: int, seat: int | None, teacher: bool, held, presence: str = "") -> str:
+Row = tuple[Any, ...]  # a row of VERSION_AND_SEATS
+
+
+def etag(table_id: int, version: int, seat: int | None, teacher: bool, held: Iterable[int],
+         presence: str = "") -> str:
     """The ETag of the state a browser is shown: the table's version, the seat it looks from, whether it
     is the teacher's, and the seats it holds; for the teacher also the seats' presence
     (presence.teacher_stamp), which changes without the table's version."""
@@ -27,7 +32,7 @@ def etag(table_id: int, version: int, seat: int | None, teacher: bool, held, pre
     return f"t{table_id}-v{version}-{seen}s{'p' if seat is None else seat}-{int(teacher)}-{'.'.join(map(str, held))}"
 
 
-def seen_due(rows, tokens, now: float) -> list[int]:
+def seen_due(rows: Sequence[Row], tokens: object, now: float) -> list[int]:
     """The ids of the seats (from `version_rows`) whose tokens the browser holds and whose presence is
     due a write (presence.stale)."""
     tokens = tokens if isinstance(tokens, dict) else {}
@@ -35,26 +40,27 @@ def seen_due(rows, tokens, now: float) -> list[int]:
             if token_matches(tokens.get(str(row[5])), row[6]) and presence.stale(row[8], now)]
 
 
-def version_rows(code: str) -> list:
+def version_rows(code: str) -> list[Row]:
     """The table's version, status, computer pace and teacher, one row per seat with its token hash
     (in the request's session)."""
     return fast.rows(db.session.connection(), VERSION_AND_SEATS, {"code": code})
 
 
-def poll_reader(app) -> Callable[[str], list]:
+def poll_reader(app: Flask) -> Callable[[str], list[Row]]:
     """`version_rows` for the fast poll, outside any request: a connection of the app's own pool for one
     statement. On PostgreSQL it runs in autocommit: one round trip, no transaction around it."""
     with app.app_context():
         engine = db.engine
 
-    def rows(code: str) -> list:
+    def rows(code: str) -> list[Row]:
         with fast.autocommit(engine) as connection:
             return fast.rows(connection, VERSION_AND_SEATS, {"code": code})
 
     return rows
 
 
-def unchanged_etag(rows, tokens, asked, is_owner: Callable[[int], bool]) -> str | None:
+def unchanged_etag(rows: Sequence[Row], tokens: object, asked: str | None,
+                   is_owner: Callable[[int], bool]) -> str | None:
     """The ETag of the full answer, from `version_rows`, when no computer player is due and every token
     the browser holds is good; None when only the full answer will do."""
     if not rows:
@@ -69,7 +75,8 @@ def unchanged_etag(rows, tokens, asked, is_owner: Callable[[int], bool]) -> str 
         return None  # a stale token: the full answer forgets it
     if any(row[9] for row in mine):
         return None  # a computer stands in for this browser's seat: the full answer hands it back
-    if asked not in (None, ""):
+    seat: int | None
+    if asked:  # (a seat asked for: not None, not "")
         try:
             seat = int(asked)
         except ValueError:

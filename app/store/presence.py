@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from flask import Flask
 from sqlalchemy import bindparam, or_, update
+from sqlalchemy.engine import Connection
 
 from ..db import db, end_read
 from ..models import Seat, Table
 from . import fast
+from .snapshots import SeatLike
 
 WRITE_EVERY = 20.0       # seconds: at most one write of a seat's presence in this time
 AWAY_AFTER = 30.0        # seconds with no poll: the seat is away
@@ -47,7 +50,7 @@ def claim_pending(claim_hash: str | None, claim_at: float | None, claim_refused:
     return bool(claim_hash) and not claim_refused and claim_at is not None and now - claim_at <= CLAIM_LIFETIME
 
 
-def _mark(connection, seat_ids: Iterable[int], now: float) -> int:
+def _mark(connection: Connection, seat_ids: Iterable[int], now: float) -> int:
     changed = 0
     for seat_id in seat_ids:
         changed += fast.write(connection, MARK_SEEN, {"seat_id": seat_id, "before": now - WRITE_EVERY, "now": now})
@@ -74,7 +77,7 @@ def put_off(table_id: int, version: int, when: float) -> int:
         return fast.write(connection, PUT_OFF, {"table_id": table_id, "read": version, "when": when})
 
 
-def writer(app) -> Callable[[list[int], float], int]:
+def writer(app: Flask) -> Callable[[list[int], float], int]:
     """`mark_seen` for the fast poll, outside any request (the app's own pool)."""
     with app.app_context():
         engine = db.engine
@@ -88,7 +91,11 @@ def writer(app) -> Callable[[list[int], float], int]:
     return mark
 
 
-def teacher_stamp(seats: Iterable[Any], now: float) -> str:
+# What teacher_stamp reads of a seat: (position, token_hash, seen_at, stand_in, claim_hash, claim_at, claim_refused)
+SeatPresence = tuple[int, str | None, float | None, bool, str | None, float | None, bool]
+
+
+def teacher_stamp(seats: Iterable[tuple[Any, ...]], now: float) -> str:
     """What the teacher's page shows of presence, as a short text for its ETag: for each seat with a
     student's device or a stand-in, here or the whole minutes away, and whether a request waits. It
     changes at most once a minute a seat, so the teacher's screen redraws only then. `seats`: tuples
@@ -106,7 +113,7 @@ def teacher_stamp(seats: Iterable[Any], now: float) -> str:
     return ".".join(parts)
 
 
-def seat_tuple(seat) -> tuple:
+def seat_tuple(seat: SeatLike) -> SeatPresence:
     """A seat (a snapshot or a row) as teacher_stamp reads it."""
     return (seat.position, seat.token_hash, seat.seen_at, bool(seat.stand_in), seat.claim_hash, seat.claim_at,
             bool(seat.claim_refused))

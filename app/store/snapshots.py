@@ -13,12 +13,130 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, Protocol, Sequence
 
-from sqlalchemy import bindparam, case, func, literal_column, null, select, union_all
+from sqlalchemy import ColumnElement, CompoundSelect, bindparam, case, func, literal_column, null, select, union_all
 
 from . import fast
+from ..engine.options import Options
 from ..models import Deal, DealMixin, MoveRow, Seat, SeatMixin, Table, TableMixin
+
+
+# What play reads of a table, a seat and a deal: a snapshot's fields (below) and the ORM row's columns
+# (app/models.py) alike, with the mixins' properties. A function given either kind says TableLike.
+class SeatLike(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def table_id(self) -> int: ...
+    @property
+    def position(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def name_key(self) -> str | None: ...
+    @property
+    def token_hash(self) -> str | None: ...
+    @property
+    def seen_at(self) -> float | None: ...
+    @property
+    def stand_in(self) -> bool: ...
+    @property
+    def claim_hash(self) -> str | None: ...
+    @property
+    def claim_at(self) -> float | None: ...
+    @property
+    def claim_refused(self) -> bool: ...
+    @property
+    def student_id(self) -> int | None: ...
+    @property
+    def barred(self) -> bool: ...
+    @property
+    def browser_hash(self) -> str | None: ...
+    @property
+    def vacant(self) -> bool: ...
+
+
+class DealLike(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def table_id(self) -> int: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def revision(self) -> int: ...
+    @property
+    def result_json(self) -> str | None: ...
+    @property
+    def started_at(self) -> float: ...
+    @property
+    def students_json(self) -> str | None: ...
+    @property
+    def header_json(self) -> str: ...
+    @property
+    def header(self) -> dict[str, Any]: ...
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+
+
+class TableLike(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def deck_id(self) -> str: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def options_json(self) -> str: ...
+    @property
+    def match_format(self) -> str: ...
+    @property
+    def match_value(self) -> int: ...
+    @property
+    def match_tie_break(self) -> bool: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def teacher_id(self) -> int: ...
+    @property
+    def created_at(self) -> float: ...
+    @property
+    def changed_at(self) -> float: ...
+    @property
+    def next_bot_at(self) -> float: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def paused(self) -> bool: ...
+    @property
+    def locked(self) -> bool: ...
+    @property
+    def pace_seconds(self) -> float | None: ...
+    @property
+    def class_id(self) -> int | None: ...
+    @property
+    def seats(self) -> Sequence[SeatLike]: ...
+    @property
+    def deals(self) -> Sequence[DealLike]: ...
+    @property
+    def current_deal(self) -> DealLike | None: ...
+    @property
+    def overrides(self) -> dict[str, Any]: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def options_dict(self) -> dict[str, Any]: ...
 
 TABLES, SEATS, DEALS = Table.__table__, Seat.__table__, Deal.__table__
 HEADER = select(DEALS.c.header_json).where(DEALS.c.id == bindparam("id"))
@@ -64,7 +182,8 @@ class DealSnapshot(DealMixin):
     def header_json(self) -> str:
         """The record header (the cards as dealt), read when first needed (only a process that builds the deal's game needs it)."""
         with fast.reading() as connection:
-            return fast.scalar(connection, HEADER, {"id": self.id})
+            header: str = fast.scalar(connection, HEADER, {"id": self.id})
+        return header
 
     @property
     def result(self) -> dict[str, Any] | None:
@@ -111,7 +230,8 @@ class TableSnapshot(TableMixin):
 def _parsed(result_json: str) -> dict[str, Any]:
     """A finished deal's result, parsed once per process (every state shows the match's standings).
     Shared: callers copy before they change anything."""
-    return json.loads(result_json)
+    result: dict[str, Any] = json.loads(result_json)
+    return result
 
 
 TABLE_FIELDS = [c.name for c in TABLES.c]
@@ -123,14 +243,15 @@ MOVE_COUNT = case((DEALS.c.result_json.is_(None),
                    select(func.count()).where(MOVES.c.deal_id == DEALS.c.id).scalar_subquery()), else_=None)
 
 
-def _one_statement(table_is):
+def _one_statement(table_is: ColumnElement[bool]) -> CompoundSelect[Any]:
     """The table, its seats and its deals in one statement: a row per seat (the table's columns, then the
     seat's), then a row per deal, each padded with NULLs where the other kind has columns.
 
     One statement sees one moment of the database on both engines (PostgreSQL, READ COMMITTED, gives each
     statement its own view: two statements could see a move committed between them, a version one behind
     its game), and costs one round trip instead of two."""
-    kind, order = literal_column("0").label("kind"), SEATS.c.position.label("sort")
+    kind: ColumnElement[Any] = literal_column("0").label("kind")
+    order: ColumnElement[Any] = SEATS.c.position.label("sort")
     table_rows = (select(kind, order, *TABLES.c, *SEATS.c, *[null()] * (len(DEAL_COLUMNS) + 1))
                   .select_from(TABLES.outerjoin(SEATS, SEATS.c.table_id == TABLES.c.id)).where(table_is))
     deal_rows = (select(literal_column("1"), DEALS.c.number, *[null()] * (len(TABLE_FIELDS) + len(SEAT_FIELDS)),
@@ -142,9 +263,10 @@ def _one_statement(table_is):
 BY_CODE = _one_statement(TABLES.c.code == bindparam("key"))
 BY_ID = _one_statement(TABLES.c.id == bindparam("key"))
 SEAT_AT, DEAL_AT = 2 + len(TABLE_FIELDS), 2 + len(TABLE_FIELDS) + len(SEAT_FIELDS)
+DEAL_FIELDS = (*DEAL_COLUMNS, "move_count")  # a deal's row, from DEAL_AT
 
 
-def _read(statement, key) -> TableSnapshot | None:
+def _read(statement: CompoundSelect[Any], key: str | int) -> TableSnapshot | None:
     with fast.reading() as connection:
         rows = fast.rows(connection, statement, {"key": key})
     if not rows or rows[0][0] != 0:
@@ -153,7 +275,8 @@ def _read(statement, key) -> TableSnapshot | None:
                   for row in rows if row[0] == 0 and row[SEAT_AT] is not None)
     table = TableSnapshot(**dict(zip(TABLE_FIELDS, rows[0][2:SEAT_AT])), seats=seats)
     # (the one write to a frozen snapshot: its deals point back at it, as the ORM's do)
-    object.__setattr__(table, "deals", tuple(DealSnapshot(*row[DEAL_AT:], table=table) for row in rows if row[0] == 1))
+    object.__setattr__(table, "deals", tuple(DealSnapshot(**dict(zip(DEAL_FIELDS, row[DEAL_AT:])), table=table)
+                                             for row in rows if row[0] == 1))
     return table
 
 

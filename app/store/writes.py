@@ -20,7 +20,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from ..db import begin_write, db, write_lock
 from ..models import MoveRow, Table
 from . import fast, games
-from .snapshots import TableSnapshot, by_id
+from .snapshots import TableLike, TableSnapshot, by_id
 
 
 class Gone(LookupError):
@@ -40,14 +40,14 @@ NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLE
                         next_bot_at=bindparam("next_bot_at")))
 
 
-def _forget(table) -> None:
+def _forget(table: TableLike) -> None:
     """After a rollback: forget any cached game of the table that holds a move the log does not."""
     for deal in table.deals:
         games.forget_unstored(deal)
 
 
 @contextmanager
-def _undone_on_failure(table) -> Iterator[None]:
+def _undone_on_failure(table: TableLike) -> Iterator[None]:
     """A block that raises is rolled back and the table's games that ran ahead of the log forgotten; a
     write that found the table changed under it (a lost race) becomes Stale."""
     try:
@@ -63,7 +63,7 @@ def _undone_on_failure(table) -> Iterator[None]:
 
 
 @contextmanager
-def changing(table) -> Iterator[Table]:
+def changing(table: TableLike) -> Iterator[Table]:
     """The table as an ORM row, locked and as it is now, for the block; committed when the block ends.
     (The row the request loaded is kept when its version has not moved: app/db.py write_lock.)"""
     row = write_lock(Table, table.id, loaded=table if isinstance(table, Table) else None)
@@ -76,7 +76,7 @@ def changing(table) -> Iterator[Table]:
 
 
 @contextmanager
-def moving(table) -> Iterator[TableSnapshot]:
+def moving(table: TableLike) -> Iterator[TableSnapshot]:
     """The table as it is now, locked for the block: the snapshot given when its version has not moved
     since it was read, else read again. Whatever the block has not committed (`commit_move`) is rolled
     back when it ends."""
@@ -86,6 +86,9 @@ def moving(table) -> Iterator[TableSnapshot]:
         db.session.rollback()
         raise Gone(table.id)
     locked = table if isinstance(table, TableSnapshot) and current == table.version else by_id(table.id)
+    if locked is None:  # (not while its row is locked)
+        db.session.rollback()
+        raise Gone(table.id)
     with _undone_on_failure(locked):
         yield locked
     if db.session().in_transaction():
@@ -123,7 +126,8 @@ def row_of(table: TableSnapshot) -> Table:
 def flush(row: Table) -> int:
     """Inside `moving`: write the ORM changes made to `row_of`'s row; returns the table's new version."""
     db.session.flush()
-    return row.version
+    version: int = row.version
+    return version
 
 
 def commit_move() -> None:

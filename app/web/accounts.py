@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
-from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_user, logout_user
 from itsdangerous import BadData, URLSafeTimedSerializer
 
 from ..i18n import translated
 from ..services import accounts, time_zones
-from ..store.codes import new_token
+from ..services.reading import new_token
 from ..decks.errors import N_
 from ..services.errors import BadRequest, ServiceError
+from . import asking
+from .asking import login_manager, teacher_required
 from .links import public_url
-from .seating import wants_json
 
 bp = Blueprint("accounts", __name__)
-login_manager = LoginManager()
 
 # The device cookie (OWASP's defence against online guessing that does not lock the teacher out): set
 # at a successful log-in, signed, naming the accounts logged in from this browser and a random nonce.
@@ -52,17 +52,10 @@ def load_teacher(user_id: str):
 def note_login_in_use():
     """Before any view runs (note_seen ends the request's transaction), the log-in's last use is
     written down now and then. A browser logged in as nobody (a student's) is not touched."""
-    if "_user_id" in session and current_user.is_authenticated:
-        accounts.note_seen(current_user._get_current_object())
-        g.time_zone = time_zones.zone_of(current_user)  # the times this teacher reads (app/i18n.py)
-
-
-@login_manager.unauthorized_handler
-def unauthorized():
-    message = _("Log in as a teacher first: opening tables, the deck studio and reports are for teachers.")
-    if wants_json():
-        return jsonify(error={"code": "login-required", "message": message}), 401
-    return redirect(url_for("accounts.login", next=request.full_path.rstrip("?")))
+    teacher = asking.teacher() if asking.names_login(session) else None
+    if teacher is not None:
+        accounts.note_seen(teacher)
+        g.time_zone = time_zones.zone_of(teacher)  # the times this teacher reads (app/i18n.py)
 
 
 def safe_next(target: str | None) -> str | None:
@@ -76,7 +69,7 @@ def safe_next(target: str | None) -> str | None:
 
 
 def _signup_open() -> bool:
-    allowed = current_app.config.get("ALLOW_SIGNUP", True)
+    allowed = current_app.config["ALLOW_SIGNUP"]
     if allowed == "first":  # a laptop's default: the first teacher signs up, the others are invited
         return not accounts.any_teacher()
     return bool(allowed)
@@ -114,7 +107,8 @@ def remember_device(response, teacher):
 
 def _sign_in(teacher, response):
     """A log-in of its own for this browser (the one it had before, if any, ends), and the device cookie."""
-    before = current_user.login_token if current_user.is_authenticated else None
+    me = asking.teacher()
+    before = me.login_token if me is not None else None
     accounts.start_login(teacher, replacing=before, max_idle=_max_idle())
     login_user(teacher)
     session.permanent = True
@@ -125,7 +119,7 @@ def _sign_in(teacher, response):
 def login():
     next_url = safe_next(request.values.get("next"))
     if request.method == "GET":
-        if current_user.is_authenticated:
+        if asking.teacher() is not None:
             return redirect(next_url or url_for("tables.overview"))
         return render_template("accounts/login.html", name="", next=next_url, error=None,
                                signup_open=_signup_open())
@@ -140,8 +134,9 @@ def login():
 
 @bp.post("/logout")
 def logout():
-    if current_user.is_authenticated:
-        accounts.end_login(current_user.login_token)
+    me = asking.teacher()
+    if me is not None:
+        accounts.end_login(me.login_token)
     logout_user()
     return redirect(url_for("library.index"), 303)
 
@@ -179,13 +174,13 @@ def _account_page(status: int = 200, **extra):
 
 
 @bp.get("/account")
-@login_required
+@teacher_required
 def account():
     return _account_page()
 
 
 @bp.post("/account/password")
-@login_required
+@teacher_required
 def change_password():
     form = request.form
     try:
@@ -197,7 +192,7 @@ def change_password():
 
 
 @bp.post("/account/time-zone")
-@login_required
+@teacher_required
 def time_zone():
     """The browser's time zone, sent once by js/time_zone.js: {"time_zone": "Europe/Paris"}. The teacher's
     pages then show times in it; a name zoneinfo does not know is a 400 with a sentence."""
@@ -208,7 +203,7 @@ def time_zone():
 
 
 @bp.post("/account/invitations")
-@login_required
+@teacher_required
 def invite():
     token = accounts.create_invitation(current_user)
     return _account_page(new_link=public_url("accounts.signup", invite=token))

@@ -8,26 +8,21 @@ from typing import Any
 
 import orjson
 from flask import Blueprint, Response, jsonify, request, send_file, url_for
-from flask_login import current_user, login_required
+from flask_login import current_user
 
-from .. import store
 from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title, translated
 
-from ..services import deals, moves, recall, schemas, state, tables
+from ..services import deals, moves, reading, recall, schemas, state, tables
 from ..services.catalog import catalog
-from ..services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from ..store.codes import name_key
-from . import guard, polling, seating
+from ..services.errors import BadRequest, Conflict, NotFound
+from ..services.reading import name_key
+from . import asking, guard, polling, seating
+from .asking import teacher_required
 from .links import table_links
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-@bp.app_errorhandler(ServiceError)
-def service_error(exc: ServiceError):
-    return seating.error_response(exc)
 
 
 def json_body(required: bool = True) -> dict:
@@ -60,7 +55,7 @@ def state_answer(table, seat, held: dict, teacher: bool, script_root: str) -> di
 
 
 def _state(table, seat=None) -> dict:
-    return state_answer(table, seat, seating.held_seats(table), seating.is_teacher(table), request.script_root)
+    return state_answer(table, seat, seating.held_seats(table), asking.is_teacher(table), request.script_root)
 
 
 @bp.get("/openapi.json")
@@ -71,11 +66,11 @@ def openapi():
 @bp.get("/catalog")
 def get_catalog():
     """Decks (built-in; for a teacher also their studio decks and the shared ones), rules, options."""
-    return jsonify(catalog(seating.teacher_id()))
+    return jsonify(catalog(asking.teacher_id()))
 
 
 @bp.get("/tables")
-@login_required
+@teacher_required
 def list_tables():
     """The teacher's overview: each open table of theirs with its players and scores."""
     rows = tables.open_tables(current_user.id)
@@ -88,13 +83,13 @@ def list_tables():
     for row, table in zip(data, rows):
         row["links"] = {"projector": url_for("tables.projector", code=table.code),
                         "manage": url_for("tables.manage", code=table.code)}
-        row["teacher"] = seating.is_teacher(table)
+        row["teacher"] = asking.is_teacher(table)
         row["rules_title"] = preset_title(table.rules)  # the rules by their name in the reader's language
     return _fresh(jsonify(tables=data), etag)
 
 
 @bp.post("/tables")
-@login_required
+@teacher_required
 def create_table():
     table, here = tables.create(json_body(), current_user.id, default_language=current_language())
     for position, token in here.items():
@@ -120,12 +115,12 @@ def _fresh(response: Response, etag: str) -> Response:
 def state_etag(table, seat, held: dict, teacher: bool) -> str:
     """The ETag of the state this browser is shown of the table for `seat` (the fast poll builds the same
     from the version's rows; the teacher's also carries the seats' presence)."""
-    stamp = store.presence.teacher_stamp(map(store.presence.seat_tuple, table.seats), time.time()) if teacher else ""
-    return store.etag(table.id, table.version, seat.position if seat else None, teacher, sorted(held), stamp)
+    stamp = reading.presence.teacher_stamp(map(reading.presence.seat_tuple, table.seats), time.time()) if teacher else ""
+    return reading.etag(table.id, table.version, seat.position if seat else None, teacher, sorted(held), stamp)
 
 
 def _etag(table, seat) -> str:
-    return state_etag(table, seat, seating.held_seats(table), seating.is_teacher(table))
+    return state_etag(table, seat, seating.held_seats(table), asking.is_teacher(table))
 
 
 @bp.get("/tables/<code>")
@@ -143,7 +138,7 @@ def table_state(code: str):
             table = tables.read(code)
     if deals.advance(table):
         table = tables.read(code)
-    seat = seating.requested_seat(table, request.args.get("seat"))
+    seat = asking.requested_seat(table, request.args.get("seat"))
     etag = _etag(table, seat)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
@@ -237,16 +232,9 @@ def ask_status(code: str):
     return response
 
 
-def _managed(code: str):
-    """The table, for a change only the teacher who opened it may make."""
-    table = tables.read(code)
-    seating.require_teacher(table)
-    return table
-
-
 @bp.post("/tables/<code>/start")
 def start(code: str):
-    table = _managed(code)
+    table = asking.managed(code)
     tables.start(table)
     table = tables.read(code)
     if deals.advance(table):
@@ -255,7 +243,7 @@ def start(code: str):
 
 
 @bp.post("/tables/pause")
-@login_required
+@teacher_required
 def pause_all():
     """Pause (or resume) every open table of this teacher: {"paused": true}."""
     asked = schemas.parse(schemas.PauseRequest, json_body())
@@ -265,7 +253,7 @@ def pause_all():
 @bp.post("/tables/<code>/pause")
 def pause(code: str):
     """Pause the table, or let play go on: {"paused": true|false} (teacher)."""
-    table = _managed(code)
+    table = asking.managed(code)
     tables.set_paused(table, schemas.parse(schemas.PauseRequest, json_body()).paused)
     return jsonify(_state(tables.read(code)))
 
@@ -273,14 +261,14 @@ def pause(code: str):
 @bp.post("/tables/<code>/lock")
 def lock(code: str):
     """Lock the table against new joins, or open it again: {"locked": true|false} (teacher)."""
-    table = _managed(code)
+    table = asking.managed(code)
     tables.set_locked(table, schemas.parse(schemas.LockRequest, json_body()).locked)
     return jsonify(_state(tables.read(code)))
 
 
 @bp.post("/tables/<code>/close")
 def close(code: str):
-    table = _managed(code)
+    table = asking.managed(code)
     tables.close(table)
     return jsonify(_state(tables.read(code)))
 
@@ -288,7 +276,7 @@ def close(code: str):
 @bp.patch("/tables/<code>/seats/<position>")
 def change_seat(code: str, position: str):
     """Rename the player ({"name": ...}) or change who sits there ({"kind": "computer", "bot": ...})."""
-    table = _managed(code)
+    table = asking.managed(code)
     change = schemas.parse(schemas.SeatChange, json_body())
     if change.kind is not None:
         tables.set_kind(table, position, change.kind, change.bot)
@@ -304,7 +292,7 @@ def change_seat(code: str, position: str):
 def let_in(code: str, position: str):
     """Let a device waiting for this seat in (teacher): {"ask": id} names it among the state's `asks`
     (no body: the only one). It gets the seat, the old device loses it, the others are told no."""
-    table = _managed(code)
+    table = asking.managed(code)
     tables.let_in(table, position, schemas.parse(schemas.AskAnswer, json_body(required=False)).ask)
     return jsonify(_state(tables.read(code)))
 
@@ -312,7 +300,7 @@ def let_in(code: str, position: str):
 @bp.post("/tables/<code>/seats/<position>/refuse")
 def refuse(code: str, position: str):
     """Refuse a device waiting for this seat (teacher): {"ask": id}, or no body for the only one."""
-    table = _managed(code)
+    table = asking.managed(code)
     tables.refuse(table, position, schemas.parse(schemas.AskAnswer, json_body(required=False)).ask)
     return jsonify(_state(tables.read(code)))
 
@@ -320,12 +308,12 @@ def refuse(code: str, position: str):
 @bp.post("/tables/<code>/seats/<position>/let-back")
 def let_back(code: str, position: str):
     """Let a student taken off for the match back (teacher): her device may ask for the seat again."""
-    tables.let_back(_managed(code), position)
+    tables.let_back(asking.managed(code), position)
     return jsonify(_state(tables.read(code)))
 
 
 @bp.get("/network")
-@login_required
+@teacher_required
 def network():
     """Whether new joins from this browser's network are refused just now (many wrong join codes or class
     words from it), for the teacher's page: {"limited": bool, "retry_after": seconds, "message": ...}."""
@@ -339,7 +327,7 @@ def network():
 @bp.post("/tables/<code>/seats/<position>/stand-in")
 def stand_in(code: str, position: str):
     """A computer plays this away student's seat until she is back (teacher): {"bot": ...} or no body."""
-    table = _managed(code)
+    table = asking.managed(code)
     body = json_body(required=False)
     change = schemas.parse(schemas.SeatChange, {**body, "kind": "computer"})  # (the bot's check)
     tables.stand_in(table, position, change.bot)
@@ -351,7 +339,7 @@ def stand_in(code: str, position: str):
 
 @bp.delete("/tables/<code>/seats/<position>")
 def remove_player(code: str, position: str):
-    table = _managed(code)
+    table = asking.managed(code)
     tables.remove_player(table, position, for_good=request.args.get("for_good") in ("1", "true"))
     return jsonify(_state(tables.read(code)))
 
@@ -362,11 +350,7 @@ def move(code: str):
     table = tables.read(code)
     body = json_body()
     sent = schemas.parse(schemas.MoveRequest, body)
-    seat = seating.requested_seat(table, sent.seat)
-    if seat is None:
-        if seating.held_seats(table):
-            raise BadRequest(N_('this device holds several seats: say which one plays with "seat"'))
-        raise Forbidden(N_("You have no seat at this table: join it with its code first."), code="not-your-seat")
+    seat = asking.seat_required(table, sent.seat)
     return move_answer(*moves.play(table, seat, sent, body, request.headers.get("Idempotency-Key")))
 
 
@@ -384,9 +368,7 @@ def hint(code: str):
     "set" for the works of that author (typing a named ask). Each level shows more letters."""
     table = tables.read(code)
     sent = schemas.parse(schemas.HintRequest, json_body())
-    seat = seating.requested_seat(table, sent.seat)
-    if seat is None:
-        raise Forbidden(N_("You have no seat at this table: join it with its code first."), code="not-your-seat")
+    seat = asking.seat_required(table, sent.seat, several_say_which=False)
     if not state.table_options(table).hints:
         raise Conflict(N_("The teacher has not turned hints on at this table."), code="no-hints")
     return jsonify(recall.hint_for(table, seat.name, sent.level, sent.set))
@@ -408,7 +390,7 @@ def _record_reader(table) -> Callable[[Any], bool] | None:
     """Which hands' records this request may read: the table's teacher every hand, a browser holding
     seats the hands their students played; None for anyone else. A record holds every card of the deal,
     the children's names and their typed answers, and the deck may be a teacher's own."""
-    if seating.is_teacher(table):
+    if asking.is_teacher(table):
         return lambda deal: True
     held = list(seating.held_seats(table).values())
     if not held:

@@ -8,16 +8,10 @@ from flask_login import current_user
 from ..i18n import translated
 from ..services import classes
 from ..services.errors import ServiceError
-from .accounts import login_manager
+from .asking import teachers_only
 
 bp = Blueprint("classes", __name__, url_prefix="/classes")
-
-
-@bp.before_request
-def teachers_only():
-    if not current_user.is_authenticated:
-        return login_manager.unauthorized()
-    return None
+teachers_only(bp)
 
 
 def _index(error: ServiceError | None = None, form=None):

@@ -1,19 +1,16 @@
 """CSRF protection (Flask-WTF) on every state-changing request: forms carry a hidden csrf_token field,
 the pages put the token in <meta name="csrf-token"> and app/static/js/common.js sends it as the
 X-CSRFToken header of every API call. A script gets one from GET /api/csrf-token (same session).
-A request without a valid token is a 400 that says so (JSON under /api/), never a 500."""
+A request without a valid token is a 400 that says so (JSON under /api/), never a 500 (errors.py)."""
 from __future__ import annotations
 
 import hmac
 
-from flask import Flask, jsonify, render_template
-from flask_babel import gettext as _
-from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf, same_origin
+from flask import Flask, jsonify
+from flask_wtf.csrf import CSRFProtect, generate_csrf, same_origin
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wsgi import get_host
 
-from ..decks.errors import N_
-from .seating import wants_json
 from .sessions import Verified
 
 csrf = CSRFProtect()
@@ -23,34 +20,8 @@ _door_signers: dict[str, URLSafeTimedSerializer] = {}
 _door_tokens = Verified()
 
 
-# Flask-WTF's reasons (flask_wtf/csrf.py), in the reader's language.
-REASONS = {
-    "The CSRF token is missing.": N_("the CSRF token is missing"),
-    "The CSRF session token is missing.": N_("the session holds no CSRF token: cookies may be blocked"),
-    "The CSRF token has expired.": N_("the CSRF token has expired"),
-    "The CSRF token is invalid.": N_("the CSRF token is not valid"),
-    "The CSRF tokens do not match.": N_("the CSRF tokens do not match"),
-    "The referrer header is missing.": N_("the Referer header is missing"),
-    "The referrer does not match the host.": N_("the Referer header names another site"),
-}
-
-
-def refusal_message(reason: str) -> str:
-    reason = _(REASONS[reason]) if reason in REASONS else reason.rstrip(".")
-    return _("This request was refused because its CSRF token is missing or not valid (%(reason)s). "
-             "Reload the page and try again; if you are calling the API, send the token of "
-             "GET /api/csrf-token in an X-CSRFToken header.", reason=reason)
-
-
 def register(app: Flask) -> None:
-    csrf.init_app(app)
-
-    @app.errorhandler(CSRFError)
-    def csrf_refused(exc: CSRFError):
-        message = refusal_message(exc.description or "no token")
-        if wants_json():
-            return jsonify(error={"code": "csrf-token", "message": message}), 400
-        return render_template("error.html", status=400, title=_("Bad request"), message=message), 400
+    csrf.init_app(app)  # (a refusal is errors.csrf_refused's 400)
 
     def csrf_token_view():
         """The CSRF token of this session, for API clients (send it back as X-CSRFToken)."""

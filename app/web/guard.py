@@ -1,7 +1,7 @@
-"""What keeps the server standing: a database that does not answer is a 503 that says so (the app
-recovers by itself once it answers again); a body over MAX_CONTENT_LENGTH is a 413 that says so; and
-guessing join codes is limited per browser and per client address, with counters in the database that
-every process and host shares (app/services/ratelimit.py).
+"""What keeps the server standing: a body sent without a length is measured before anything reads it
+(over MAX_CONTENT_LENGTH, the 413 of errors.py); and guessing join codes is limited per browser and per
+client address, with counters in the database that every process and host shares
+(app/services/ratelimit.py). (A database that does not answer is errors.py's 503.)
 
 Join-code guessing: every request that names a table by its code (the pages and the API alike, and the
 join form) and finds no table counts one wrong guess for the browser (a random id in its session
@@ -24,34 +24,23 @@ import ipaddress
 import math
 from typing import Any, NoReturn
 
-from flask import Flask, current_app, g, jsonify, render_template, request, send_from_directory, session
-from flask_babel import gettext as _, lazy_gettext as _l
-from flask_login import current_user
+from flask import Flask, current_app, g, request, send_from_directory
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import store
 from ..decks.errors import N_plural, say
 from ..i18n import translated
-from ..services import ratelimit, tables
-from ..store.codes import normalize_code
+from ..services import ratelimit, reading, tables
 from ..services.errors import BadRequest, TooManyAttempts
-from .seating import browser_id, device_description, wants_json
+from . import asking
+from .seating import ask_token, browser_id, device_description
+from .table_code import request_table_code
 
-DEFAULTS = {"JOIN_GUESS_LIMIT": 20, "JOIN_GUESS_ADDRESS_LIMIT": 300, "JOIN_GUESS_WINDOW": 600,
-            "CLASS_WORD_LIMIT": 10, "CLASS_WORD_ADDRESS_LIMIT": 100}
 JOINS = ("api.join", "tables.join")  # the requests that take a seat (or ask for one back)
-RETRY_AFTER_SECONDS = 5
-UNAVAILABLE = _l("The database is not answering just now, so nothing was changed. "
-                 "This page tries again by itself; if it goes on, tell the person who runs the server.")
-DATABASE_ERRORS = store.DATABASE_ERRORS
+DATABASE_ERRORS = reading.DATABASE_ERRORS
 
 
 def register(app: Flask) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    for error in DATABASE_ERRORS:
-        app.register_error_handler(error, database_unavailable)
-    app.register_error_handler(RequestEntityTooLarge, too_large)
+    # (their defaults: app/config.py; the 503 and the 413 they answer with: errors.py)
     # First of all: a body sent without a length is measured before anyone reads it.
     app.before_request_funcs.setdefault(None, []).insert(0, refuse_long_unsized_bodies)
     app.before_request(refuse_blocked_guessers)
@@ -73,40 +62,8 @@ def favicon():
 
 
 # ----------------------------------------------------------------------------------------------------
-# The database is not answering: 503
+# Too large: 413 (errors.too_large says it)
 # ----------------------------------------------------------------------------------------------------
-def database_unavailable(exc: Exception):
-    store.rollback()
-    current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
-                               str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    g.setdefault("table_language", None)  # no second question to a database that does not answer
-    message = str(UNAVAILABLE)
-    if wants_json():
-        response = jsonify(error={"code": "database-unavailable", "message": message})
-    else:
-        try:
-            response = current_app.make_response(render_template(
-                "error.html", status=503, title=_("Service unavailable"), message=message))
-        except Exception:  # noqa: BLE001 - the page itself needed the database: plain text says it
-            response = current_app.make_response((message, 503, {"Content-Type": "text/plain; charset=utf-8"}))
-    response.status_code = 503
-    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-# ----------------------------------------------------------------------------------------------------
-# Too large: 413
-# ----------------------------------------------------------------------------------------------------
-def too_large(exc: RequestEntityTooLarge):
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
-    size = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{math.ceil(limit / 1024)} KB"
-    message = _("This request is larger than the %(size)s the server accepts; send something smaller.", size=size)
-    if wants_json():
-        return jsonify(error={"code": "too-large", "message": message}), 413
-    return render_template("error.html", status=413, title=_("Too large"), message=message), 413
-
-
 def refuse_long_unsized_bodies():
     """A chunked body has no Content-Length to refuse up front, and the server reads it no further than
     MAX_CONTENT_LENGTH, silently cut: read it here (that far), and if it fills the limit, it is too large
@@ -123,30 +80,6 @@ def refuse_long_unsized_bodies():
 # ----------------------------------------------------------------------------------------------------
 # Join-code guessing
 # ----------------------------------------------------------------------------------------------------
-def _named_code() -> str | None:
-    """The join code this request names: in its URL, or in the join form. None for other requests."""
-    code = (request.view_args or {}).get("code")
-    if code is None and request.endpoint == "tables.join" and request.method == "POST":
-        code = request.form.get("code", "")
-    return None if code is None else str(code)
-
-
-def _holds_seat(code: str) -> bool:
-    """Whether this browser was given a seat at this table, or waits to be let back into one (the token
-    is checked by the view itself)."""
-    clean = normalize_code(code)
-    return any(isinstance(held, dict) and bool(held.get(clean)) for held in (session.get("seats"), session.get("asks")))
-
-
-def _teacher_of(code: str) -> bool:
-    """Whether the logged-in teacher opened the table with this code (asked only of a request a limit
-    would refuse: the answer is the same 429 for a code that does not exist and another teacher's)."""
-    if not current_user.is_authenticated:
-        return False
-    table = store.read(code)
-    return table is not None and tables.is_teacher(table, current_user.id)
-
-
 def _new_join() -> bool:
     return request.endpoint in JOINS and request.method == "POST"
 
@@ -181,13 +114,15 @@ def _retry_after(wait: float) -> int:
 
 
 def refuse_blocked_guessers():
-    code = _named_code()
-    if code is None or _holds_seat(code):
+    code = request_table_code()
+    if code is None or asking.holds_or_awaits_seat(code):
         return None
     config = current_app.config
     window, browser_key = config["JOIN_GUESS_WINDOW"], _browser_key()
     wait = ratelimit.blocked(browser_key, config["JOIN_GUESS_LIMIT"], window) if browser_key else 0
-    if wait and not _teacher_of(code):
+    # (the teacher is asked only of a request a limit would refuse: the answer is the same 429 for a
+    # code that does not exist and another teacher's)
+    if wait and not asking.is_teacher_of(code):
         _refuse(wait, N_plural(
             "Too many join codes that do not exist were tried in this browser. "
             "Check the code on the board and try again in %(num)d minute.",
@@ -196,7 +131,7 @@ def refuse_blocked_guessers():
     if not _new_join():
         return None
     wait = ratelimit.blocked(_address_key(), config["JOIN_GUESS_ADDRESS_LIMIT"], window)
-    if wait and not _teacher_of(code):
+    if wait and not asking.is_teacher_of(code):
         _refuse(wait, N_plural(
             "Too many join codes that do not exist were tried from this network. "
             "Check the code on the board and try again in %(num)d minute.",
@@ -235,11 +170,8 @@ def network_sentence(wait: float) -> str:
 def joining() -> dict[str, Any]:
     """What `tables.join` is told of the browser that joins: its id (made now if it has none), what its
     device says of itself, and its earlier request to have a seat back at this table."""
-    code = normalize_code(_named_code())
-    asks = session.get("asks")
-    asked = asks.get(code) if isinstance(asks, dict) else None
     return {"browser": browser_id(make=True), "device": device_description(request.user_agent.string),
-            "asked": asked if isinstance(asked, str) else None}
+            "asked": ask_token(request_table_code() or "")}
 
 
 def join_from_roster(table, student: Any, word: Any):
@@ -248,7 +180,7 @@ def join_from_roster(table, student: Any, word: Any):
     never is); each wrong word counts for both."""
     config = current_app.config
     window = config["JOIN_GUESS_WINDOW"]
-    if not tables.is_teacher(table, current_user.id if current_user.is_authenticated else None):
+    if not asking.is_teacher(table):
         browser_key = _browser_key("class-word")
         wait = ratelimit.blocked(browser_key, config["CLASS_WORD_LIMIT"], window) if browser_key else 0
         if wait:
@@ -277,12 +209,11 @@ def count_wrong_codes(response):
         response.headers["Retry-After"] = str(g.retry_after)
     if response.status_code != 404:
         return response
-    code = _named_code()
+    code = request_table_code()
     if code is None:
         return response
-    clean = normalize_code(code)
     try:
-        if store.exists(clean):
+        if reading.exists(code):
             return response  # the table exists: a missing hand or seat is no guess
     except DATABASE_ERRORS:
         return response

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 from flask_babel import gettext as _
-from flask_login import current_user
 
 from ..decks import builtin_decks
 from ..services import studio
+from .asking import teacher_id
 
 bp = Blueprint("library", __name__)
 
@@ -15,7 +15,8 @@ bp = Blueprint("library", __name__)
 def index():
     """The built-in decks; for a teacher also their studio decks and those the other teachers share."""
     decks = sorted(builtin_decks().values(), key=lambda deck: deck.title.casefold())
-    studio_decks = studio.visible(current_user.id) if current_user.is_authenticated else []
+    teacher = teacher_id()
+    studio_decks = studio.visible(teacher) if teacher is not None else []
     return render_template("library/index.html", decks=decks, studio_decks=studio_decks)
 
 

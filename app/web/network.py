@@ -10,10 +10,10 @@ import time
 from urllib.parse import urlsplit
 
 from flask import Blueprint, jsonify, render_template, request
-from flask_login import login_required
 
 from ..lan import lan_addresses, only_this_computer
 from ..services import network, schemas
+from .asking import teacher_required
 from .links import public_url
 from .seating import device_description
 
@@ -36,7 +36,7 @@ def _devices() -> dict:
 
 
 @bp.get("/check")
-@login_required
+@teacher_required
 def check():
     """The page: the address phones open, who reached the server lately and how fast, what to try."""
     join_page = public_url("tables.join")
@@ -47,7 +47,7 @@ def check():
 
 
 @bp.get("/check/devices")
-@login_required
+@teacher_required
 def devices():
     """What the page lists, for its own refresh every few seconds (JSON)."""
     response = jsonify(_devices())

@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, url_for
 
 from ..services import tables as table_service
-from . import seating
+from . import asking, seating
 
 bp = Blueprint("play", __name__)
 
@@ -14,7 +14,7 @@ def play(code: str):
     """A shell: play.js draws the screen from /api/tables/<code>, built from this seat's engine view."""
     table = table_service.read(code)
     if not seating.held_seats(table):
-        if seating.is_teacher(table):
+        if asking.is_teacher(table):
             return redirect(url_for("tables.manage", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
     return render_template("play/play.html", table=table)

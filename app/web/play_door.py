@@ -31,15 +31,14 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_cookie, parse_etags, parse_options_header
 from werkzeug.routing import RequestRedirect
 
-from .. import store
-from ..services import deals, moves, schemas
+from ..services import deals, moves, reading, schemas
 from ..services.errors import ServiceError
-from ..store.codes import is_valid_code, normalize_code
-from . import api, csrf, seating
+from . import api, asking, csrf, seating
 from .errors import BODY_TIMED_OUT
 from .json_provider import OPTIONS
 from .polling import CHECKED, SEEN
 from .sessions import DECODED, CookieSessions
+from .table_code import clean, valid
 
 STATE, MOVE = "api.table_state", "api.move"
 ANSWERED = "authors.door_answered"  # in the environ: which of the door's answers this request got
@@ -64,8 +63,8 @@ class PlayDoor:
         # The app's own session interface verifies the cookie (the same serializer, key and salt); what it
         # decoded is handed on to Flask's session in the environ, not verified twice.
         self.sessions: CookieSessions = app.session_interface  # type: ignore[assignment]
-        self.rows = store.poll_reader(app)
-        self.mark_seen = store.presence.writer(app)
+        self.rows = reading.poll_reader(app)
+        self.mark_seen = reading.presence.writer(app)
         # Bound once: binding the URL map to each request's environ costs more than the poll's query.
         self.routes = app.url_map.bind("localhost")
 
@@ -103,8 +102,8 @@ class PlayDoor:
     def _student(self, environ, code: str):
         """(the clean code, the session's contents, the seat tokens it holds for the table), for a student's
         browser; None for anyone else (no cookie, a forged one, no seat here, a teacher logged in)."""
-        clean = normalize_code(code)
-        if not is_valid_code(clean):
+        code = clean(code)
+        if not valid(code):
             return None
         cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(self.app.config["SESSION_COOKIE_NAME"])
         if not cookie:
@@ -113,11 +112,10 @@ class PlayDoor:
         if not isinstance(data, dict):
             return None
         environ[DECODED] = (cookie, data)
-        seats = data.get("seats")
-        tokens = seats.get(clean) if isinstance(seats, dict) else None
-        if not tokens or not isinstance(tokens, dict) or data.get("_user_id"):
+        tokens = seating.tokens_held(code, data)
+        if not tokens or asking.names_login(data):
             return None  # no seat here, or a teacher: the view answers (and counts guesses, checks log-ins)
-        return clean, data, tokens
+        return code, data, tokens
 
     # ------------------------------------------------------------------------------------------------
     # The state
@@ -132,16 +130,16 @@ class PlayDoor:
             if tag:
                 return self._not_modified(environ, start_response, tag)
         with self.app.app_context():  # (its end closes the database session: app/db.py)
-            table = store.read(code)
+            table = reading.read(code)
             held = self._held(table, tokens)
             if any(seat.stand_in for seat in held.values()):
                 raise Declined  # she is back: the view hands her seat back from the computer
             if not environ.get(SEEN):
                 now = time.time()
-                store.presence.mark_seen([s.id for s in held.values() if store.presence.stale(s.seen_at, now)], now)
+                reading.presence.mark_seen([s.id for s in held.values() if reading.presence.stale(s.seen_at, now)], now)
                 environ[SEEN] = True
             if deals.advance(table):
-                table = store.read(code)
+                table = reading.read(code)
                 held = self._held(table, tokens)
             seat = self._asked_seat(held, asked)
             tag = api.state_etag(table, seat, held, teacher=False)
@@ -172,11 +170,11 @@ class PlayDoor:
         rows = self.rows(code)
         environ[CHECKED] = True  # the view need not run the same query again to find the same answer
         now = time.time()
-        due = store.seen_due(rows, tokens, now)  # presence: a write at most every WRITE_EVERY s a seat
+        due = reading.seen_due(rows, tokens, now)  # presence: a write at most every WRITE_EVERY s a seat
         if due:
             self.mark_seen(due, now)
         environ[SEEN] = True
-        tag = store.unchanged_etag(rows, tokens, asked, lambda owner: False)
+        tag = reading.unchanged_etag(rows, tokens, asked, lambda owner: False)
         return tag if tag and parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(tag) else None
 
     @staticmethod
@@ -192,7 +190,7 @@ class PlayDoor:
 
     @staticmethod
     def _asked_seat(held: dict, asked):
-        """The seat the request speaks for, as seating.requested_seat finds it; Declined where that refuses."""
+        """The seat the request speaks for, as asking.requested_seat finds it; Declined where that refuses."""
         if asked in (None, ""):
             return next(iter(held.values())) if len(held) == 1 else None
         try:
@@ -229,7 +227,7 @@ class PlayDoor:
         if not isinstance(body, dict):
             raise Declined
         with self.app.app_context():
-            table = store.read(code)
+            table = reading.read(code)
             held = self._held(table, tokens)
             try:
                 sent = schemas.parse(schemas.MoveRequest, body)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import time
 
-from flask import request, session
-from flask_login import current_user
+from flask import request
 
-from .. import store
-from ..store.codes import is_valid_code, normalize_code
+from ..services import reading
+from . import asking
+from .seating import tokens_held
+from .table_code import clean, valid
 
 CHECKED = "authors.poll_checked"  # set in the WSGI environ by the play door when its check found a change
 SEEN = "authors.poll_seen"        # set by the play door once it recorded the presence of the browser's seats
@@ -29,18 +30,16 @@ def not_modified_etag(code: str) -> str | None:
     """The ETag the full answer would carry, when the request's If-None-Match already names it."""
     if not request.if_none_match or request.environ.get(CHECKED):
         return None
-    clean = normalize_code(code)
-    if not is_valid_code(clean):
+    code = clean(code)
+    if not valid(code):
         return None
-    rows = store.version_rows(clean)
-    seats = session.get("seats")
-    tokens = seats.get(clean) if isinstance(seats, dict) else None
+    rows = reading.version_rows(code)
+    tokens = tokens_held(code)
     if tokens:
         now = time.time()
-        store.presence.mark_seen(store.seen_due(rows, tokens, now), now)
+        reading.presence.mark_seen(reading.seen_due(rows, tokens, now), now)
         request.environ[SEEN] = True
-    tag = store.unchanged_etag(rows, tokens, request.args.get("seat"),
-                               lambda owner: current_user.is_authenticated and current_user.id == owner)
+    tag = reading.unchanged_etag(rows, tokens, request.args.get("seat"), asking.is_owner_id)
     return tag if tag and request.if_none_match.contains(tag) else None
 
 
@@ -50,4 +49,4 @@ def mark_seen(seats) -> None:
     if request.environ.get(SEEN):
         return
     now = time.time()
-    store.presence.mark_seen([s.id for s in seats if store.presence.stale(s.seen_at, now)], now)
+    reading.presence.mark_seen([s.id for s in seats if reading.presence.stale(s.seen_at, now)], now)

@@ -3,11 +3,10 @@ pad and the duplex alignment page in the reader's language."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, request
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ..decks import builtin_decks
-from ..i18n import translated
+from ..i18n import current_language, translated
 from ..printing import geometry
 from ..printing.errors import PrintError
 
@@ -54,11 +53,6 @@ def _whole(name: str, default: int, least: int, most: int) -> int:
     return int(value)
 
 
-def _language() -> str:
-    locale = get_locale()
-    return locale.language if locale else "en"
-
-
 def _pdf(data: bytes, name: str) -> Response:
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}"'
@@ -72,7 +66,7 @@ def scorepad_pdf():
     5), paper (a4, letter; default by the language)."""
     from ..printing import scorepad
 
-    language = _language()
+    language = current_language()
     paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
     players = _whole("players", 4, scorepad.MIN_PLAYERS, scorepad.MAX_PLAYERS)
     deals = _whole("hands", 5, scorepad.MIN_DEALS, scorepad.MAX_DEALS)
@@ -90,7 +84,7 @@ def alignment_pdf():
     from ..printing.alignment import render_alignment
     from ..printing.sheets import MAX_OFFSET, PrintOptions
 
-    language = _language()
+    language = current_language()
     paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
     offset = (_millimetres("back_offset_x"), _millimetres("back_offset_y"))
     if not all(-MAX_OFFSET <= value <= MAX_OFFSET for value in offset):  # NaN too

@@ -6,16 +6,10 @@ from flask import Blueprint, Response, g, render_template, request
 from flask_login import current_user
 
 from ..services import classes, reports
-from .accounts import login_manager
+from .asking import teachers_only
 
 bp = Blueprint("reports", __name__, url_prefix="/reports")
-
-
-@bp.before_request
-def teachers_only():
-    if not current_user.is_authenticated:
-        return login_manager.unauthorized()
-    return None
+teachers_only(bp)
 
 
 def _period() -> reports.Period:

@@ -10,11 +10,10 @@ The pages are app/rules/content/*.md, rendered by app.rules.markup: every text i
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import rules
-from ..i18n import translated
+from ..i18n import rules_language, translated
 from ..printing import geometry
 from ..printing.errors import PrintError
 from ..rules.markup import inline_html, sections_html
@@ -27,12 +26,6 @@ def _choice_error(name: str, value: str, choices) -> str:
              value=value)
 
 
-def _interface_language() -> str:
-    locale = get_locale()
-    language = locale.language if locale else None
-    return language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE
-
-
 def _language() -> tuple[str, bool]:
     """The page's language, and whether it was negotiated (not given with ?lang=)."""
     asked = request.args.get("lang", "")
@@ -40,7 +33,7 @@ def _language() -> tuple[str, bool]:
         if asked not in rules.LANGUAGES:
             abort(400, description=_choice_error("lang", asked, rules.LANGUAGES))
         return asked, False
-    return _interface_language(), True
+    return rules_language(), True
 
 
 def _page(preset: str) -> tuple[rules.RulesPage, bool]:
@@ -58,7 +51,7 @@ def _vary(response: Response, negotiated: bool) -> Response:
 
 @bp.get("/rules")
 def index():
-    language = _interface_language()
+    language = rules_language()
     entries = [rules.rules_page(preset, language) for preset in rules.PRESETS]
     response = Response(render_template("rules/index.html", entries=entries, rule_languages=rules.LANGUAGES,
                                         summary_html=inline_html))

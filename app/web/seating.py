@@ -1,22 +1,16 @@
-"""Who is asking: the seat tokens this browser holds, kept in its session cookie, and the teacher
-logged in (Flask-Login): the teacher who opened a table manages it.
-
-The cookie holds the secret seat tokens; the database holds only their hashes. Pages and the API share
-these helpers, and every refusal of the services becomes a clear 4xx (JSON for the API, a page for
-people)."""
+"""The seats a browser holds, kept in its session cookie: their secret tokens per table (the database
+holds only their hashes), its requests to have a seat back, its random id, and the signed link that
+moves pass-and-play seats to another device. Who is asking, and the guards, are asking.py's."""
 from __future__ import annotations
 
-from flask import current_app, g, jsonify, render_template, request, session
-from flask_babel import gettext
-from flask_login import current_user
+from collections.abc import Mapping
+
+from flask import current_app, g, session
 from itsdangerous import BadData, URLSafeTimedSerializer
 
-from ..decks.errors import N_, say
-from ..i18n import translated
-from ..store import SeatSnapshot as Seat, TableSnapshot as Table
-from ..services import tables as table_service
-from ..store.codes import new_token, token_matches
-from ..services.errors import BadRequest, Forbidden, ServiceError
+from ..decks.errors import N_
+from ..services.reading import SeatSnapshot as Seat, TableSnapshot as Table, new_token, token_matches
+from ..services.errors import BadRequest
 
 MAX_TABLES_REMEMBERED = 20
 BROWSER = "browser"  # the session's random id of this browser: its count of wrong guesses, the seats it took
@@ -49,6 +43,14 @@ def remember_ask(code: str, token: str) -> None:
     asks = _bucket("asks")
     asks[code] = token
     _save("asks", asks)
+
+
+def tokens_held(code: str, session_data: Mapping | None = None) -> dict | None:
+    """The seat tokens (position -> token) held for the table with this clean code, None for none: in this
+    request's session, or in a session's contents read before Flask (the play door's)."""
+    seats = (session if session_data is None else session_data).get("seats")
+    tokens = seats.get(code) if isinstance(seats, dict) else None
+    return tokens if isinstance(tokens, dict) and tokens else None
 
 
 def ask_token(code: str) -> str | None:
@@ -89,19 +91,6 @@ def device_description(user_agent: str | None) -> str:
     text = user_agent or ""
     names = [next((name for mark, name in known if mark in text), None) for known in (PLATFORMS, BROWSERS)]
     return " · ".join(name for name in names if name)
-
-
-def teacher_id() -> int | None:
-    """The logged-in teacher's account (Flask-Login), or None."""
-    return current_user.id if current_user.is_authenticated else None
-
-
-def is_teacher(table: Table) -> bool:
-    return table_service.is_teacher(table, teacher_id())
-
-
-def require_teacher(table: Table) -> None:
-    table_service.require_teacher(table, teacher_id())
 
 
 def held_seats(table: Table) -> dict[int, Seat]:
@@ -164,31 +153,3 @@ def moved_seats(table: Table, signed: str) -> dict[str, str]:
         raise BadRequest(N_("This link to move seats is not valid, or older than 30 minutes: ask "
                             "for a new one on the teacher's page."), code="bad-move-link")
     return {str(k): str(v) for k, v in data["seats"].items()}
-
-
-def requested_seat(table: Table, position) -> Seat | None:
-    """The seat a request speaks for: the one named (it must be this browser's), or its only seat."""
-    held = held_seats(table)
-    if position not in (None, ""):
-        seat = table_service.seat_at(table, position)
-        if seat.position not in held:
-            raise Forbidden(say(N_("Seat %(position)d is not yours: join the table to get a seat of your own."),
-                                position=seat.position), code="not-your-seat")
-        return seat
-    if len(held) == 1:
-        return next(iter(held.values()))
-    return None
-
-
-def wants_json() -> bool:
-    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
-
-
-def error_response(exc: ServiceError):
-    """A service's refusal as an answer, its sentence said in the reader's language (here, at the edge)."""
-    if wants_json():
-        return jsonify(error={"code": exc.code, "message": translated(exc)}), exc.status
-    titles = {400: gettext("Bad request"), 403: gettext("Not allowed"), 404: gettext("Not found"),
-              409: gettext("Not now")}
-    return render_template("error.html", status=exc.status, title=titles.get(exc.status) or gettext("Error"),
-                           message=translated(exc)), exc.status

@@ -5,6 +5,8 @@ from flask import Flask
 from werkzeug.exceptions import SecurityError
 from werkzeug.wsgi import get_host
 
+from .errors import wrong_host
+
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
     "script-src 'self'",
@@ -49,7 +51,7 @@ class SecurityHeaders:
 
 class AllowedHosts:
     """WSGI middleware: a request whose Host (after ProxyFix) is not one of ALLOWED_HOSTS is a 400 with a
-    sentence. (Flask's own TRUSTED_HOSTS refuses inside the request context, where the error page cannot
+    sentence (errors.wrong_host). (Flask's own TRUSTED_HOSTS refuses inside the request context, where the error page cannot
     build its links, and answers 500.)"""
 
     def __init__(self, wsgi_app, hosts: list[str]):
@@ -59,10 +61,8 @@ class AllowedHosts:
         try:
             get_host(environ, self.hosts)
         except SecurityError:
-            body = (f"This server answers to {', '.join(self.hosts)} only: open the address your teacher "
-                    "gave you.\n").encode()
-            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
-                                               ("Content-Length", str(len(body)))])
+            status, headers, body = wrong_host(self.hosts)
+            start_response(status, headers)
             return [body]
         return self.wsgi_app(environ, start_response)
 

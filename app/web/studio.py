@@ -21,7 +21,7 @@ from ..i18n import translated
 from ..printing.errors import PrintError
 from ..services import studio
 from ..services.errors import ServiceError
-from .accounts import login_manager
+from .asking import teachers_only
 from .printing import pdf_response
 
 bp = Blueprint("studio", __name__, url_prefix="/studio")
@@ -30,13 +30,7 @@ BLANK_SETS = 2          # empty set blocks at the end of the form editor
 PREVIEW_CACHE = 256     # card previews kept per process
 _previews: OrderedDict[tuple[str, str], bytes] = OrderedDict()
 _previews_lock = threading.Lock()
-
-
-@bp.before_request
-def teachers_only():
-    if not current_user.is_authenticated:
-        return login_manager.unauthorized()
-    return None
+teachers_only(bp)
 
 
 def _me() -> int:

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import current_user
 
 from ..engine.bots import BOTS
 from ..engine.options import OPTION_NAMES, PRESETS
@@ -15,11 +15,12 @@ from ..lan import only_this_computer
 from ..services import classes
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
-from ..store.codes import normalize_code
 from ..services.errors import ServiceError
 from ..services.qr import qr_svg
-from . import guard, seating
+from . import asking, guard, seating
+from .asking import teacher_required
 from .links import public_url
+from .table_code import clean, typed_table_code
 
 bp = Blueprint("tables", __name__)
 
@@ -56,7 +57,7 @@ def spec_from_form(form) -> dict:
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
-@login_required
+@teacher_required
 def new():
     """The new-table form (?deck=... chooses the deck, as the deck studio's Play does; ?rules=... the rules,
     and with them the options the form shows)."""
@@ -124,7 +125,7 @@ def bot_names() -> str:
 def manage(code: str):
     """The teacher's page of a table; a student who opens it is sent to their seat or to the join form."""
     table = table_service.read(code)
-    if not seating.is_teacher(table):
+    if not asking.is_teacher(table):
         if seating.held_seats(table):
             return redirect(url_for("play.play", code=table.code))
         return redirect(url_for("tables.join_link", code=table.code))
@@ -176,7 +177,7 @@ def take_seats(code: str, signed: str):
 def join():
     if request.method == "GET":
         return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None)
-    code, name = request.form.get("code", ""), request.form.get("name", "")
+    code, name = typed_table_code() or "", request.form.get("name", "")
     table = None
     try:
         table = table_service.read(code)
@@ -230,7 +231,7 @@ def join_link(code: str):
 @bp.get("/t/<code>/projector")
 def projector(code: str):
     table = table_service.read(code)
-    school_class = classes.class_of(table) if seating.is_teacher(table) else None  # the word: the teacher's screen only
+    school_class = classes.class_of(table) if asking.is_teacher(table) else None  # the word: the teacher's screen only
     return render_template("tables/projector.html", table=table, class_word=school_class.word if school_class else None,
                            join_url=public_url("tables.join_link", code=table.code))
 
@@ -248,12 +249,12 @@ def qr(code: str):
 
 
 @bp.get("/teacher")
-@login_required
+@teacher_required
 def overview():
     return render_template("tables/overview.html")
 
 
 @bp.app_template_filter("join_code")
 def join_code_filter(code: str) -> str:
-    code = normalize_code(code)
+    code = clean(code)
     return f"{code[:3]} {code[3:]}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Mapping
 
 import yaml
 
@@ -24,7 +24,7 @@ class FormResult:
     problems: list[Text] = field(default_factory=list)  # said in the reader's language where they are shown
 
 
-def _field(form, name: str, limit: int, problems: list[Text], what: Text | str) -> str:
+def _field(form: Mapping[str, Any], name: str, limit: int, problems: list[Text], what: Text | str) -> str:
     """The field's value, its problems said about `what` (a phrase: a marked template or a Text)."""
     what = what if isinstance(what, Text) else Text(what)
     value = form.get(name, "")
@@ -41,7 +41,7 @@ def _given(**fields: Any) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value}
 
 
-def deck_from_form(form, keep_id: str | None = None) -> FormResult:
+def deck_from_form(form: Mapping[str, Any], keep_id: str | None = None) -> FormResult:
     """The form editor's fields as the deck format's mapping. Blank card rows and blank sets are empty
     slots; anything typed in a row keeps the row (so a note without a title is reported, not dropped)."""
     problems: list[Text] = []
@@ -106,7 +106,7 @@ def form_values(deck: Deck | None) -> dict[str, str]:
     return values
 
 
-def save_form(teacher_id: int, form, row: StudioDeck | None) -> StudioDeck:
+def save_form(teacher_id: int, form: Mapping[str, Any], row: StudioDeck | None) -> StudioDeck:
     """The form editor's deck, checked by the validator and stored (a new deck when row is None)."""
     keep_id = deck_of(row).id if row is not None else None
     result = deck_from_form(form, keep_id)

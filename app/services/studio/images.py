@@ -9,7 +9,7 @@ import yaml
 
 from ...decks.errors import N_, say
 from ...decks import Deck, slugify
-from ...decks.dump import deck_to_dict
+from ...decks.dump import CardData, SetData, deck_to_dict
 from ...models import StudioDeck
 from ..errors import BadRequest
 from .finding import deck_of
@@ -43,16 +43,16 @@ def clean_image(data: bytes, max_bytes: int = IMAGE_MAX_BYTES) -> tuple[bytes, s
                 raise BadRequest(say(N_("The image is %(width)d x %(height)d pixels; that is too many for a card "
                                         "(at most 30 million)."), width=width, height=height), code="image-too-large")
             image.load()
-            image = ImageOps.exif_transpose(image)
-            if max(image.size) > IMAGE_MAX_SIDE:
-                image.thumbnail((IMAGE_MAX_SIDE, IMAGE_MAX_SIDE))
+            upright = ImageOps.exif_transpose(image)
+            if max(upright.size) > IMAGE_MAX_SIDE:
+                upright.thumbnail((IMAGE_MAX_SIDE, IMAGE_MAX_SIDE))
             out = io.BytesIO()
             if kind == "PNG":
-                if image.mode not in ("RGB", "RGBA", "L", "LA"):
-                    image = image.convert("RGBA")
-                image.save(out, "PNG")
+                if upright.mode not in ("RGB", "RGBA", "L", "LA"):
+                    upright = upright.convert("RGBA")
+                upright.save(out, "PNG")
                 return out.getvalue(), "png"
-            image.convert("RGB").save(out, "JPEG", quality=88)
+            upright.convert("RGB").save(out, "JPEG", quality=88)
             return out.getvalue(), "jpg"
     except BadRequest:
         raise
@@ -93,7 +93,7 @@ def remove_image(row: StudioDeck, target: str) -> StudioDeck:
 def _with_image(row: StudioDeck, deck: Deck, kind: str, item: str, image: str | None) -> StudioDeck:
     data = deck_to_dict(deck)
     for card_set in data["sets"]:
-        places = [card_set] if kind == "set" and card_set["id"] == item else []
+        places: list[SetData] | list[CardData] = [card_set] if kind == "set" and card_set["id"] == item else []
         if kind == "card":
             places = [c for c, original in zip(card_set["cards"], deck.set(card_set["id"]).cards) if original.id == item]
         for place in places:
