@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -95,7 +96,7 @@ def configured_secret() -> str | None:
     return secret
 
 
-def from_environment(instance_path: str) -> dict:
+def from_environment(instance_path: str) -> dict[str, Any]:
     instance = Path(instance_path)
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'authors.sqlite3'}"
     secret = configured_secret()
@@ -119,7 +120,7 @@ def from_environment(instance_path: str) -> dict:
     }
 
 
-def settings(instance_path: str, given: dict | None = None) -> dict:
+def settings(instance_path: str, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The app's whole configuration, applied once by the factory: DEFAULTS, under what the environment
     says, under what `given` (a test's, a benchmark's) says."""
     merged = copy.deepcopy(DEFAULTS) | from_environment(instance_path) | dict(given or {})
@@ -127,7 +128,7 @@ def settings(instance_path: str, given: dict | None = None) -> dict:
     return merged
 
 
-def _join_guess_address_limit(value: str | None) -> dict:
+def _join_guess_address_limit(value: str | None) -> dict[str, int]:
     if value is None or not value.strip():
         return {}
     try:
@@ -197,8 +198,8 @@ def check_secret_key(secret: str | None) -> None:
 PLAY_SETTINGS = {"BOT_PACE_SECONDS": float, "HAND_PAUSE_SECONDS": float, "POLL_MS": int}
 
 
-def _play_settings() -> dict:
-    settings = {}
+def _play_settings() -> dict[str, float | int]:
+    settings: dict[str, float | int] = {}
     for name, kind in PLAY_SETTINGS.items():
         value = os.environ.get(f"AUTHORS_{name}")
         if value:

@@ -7,14 +7,17 @@ Accept-Language, else English. Catalogs live in app/translations/ (`make i18n-up
 from __future__ import annotations
 
 from datetime import date, datetime, timezone, tzinfo
+from decimal import Decimal
 from pathlib import Path
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from babel import Locale, dates, numbers
 from babel.messages.extract import extract
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
+from .decks.errors import Translations
 from .decks.model import Deck
 from .languages import DEFAULT_LANGUAGE, LANGUAGES
 from .web.table_code import request_table_code
@@ -51,10 +54,10 @@ def preset_title(preset: str) -> str:
     return rules.rules_page(preset, rules_language()).title
 
 
-def deck_word(deck, which: str) -> str:
+def deck_word(deck: Deck, which: str) -> str:
     """What the deck calls a set ("Author") or a card ("Work"); a deck that says nothing gets the
     format's word (Deck.set_label "Set", Deck.card_label "Card") in the reader's language."""
-    word = getattr(deck, which)
+    word: str = getattr(deck, which)
     return gettext(word) if word == getattr(Deck, which) else word
 
 
@@ -73,7 +76,13 @@ def rules_language() -> str:
     return language if language in rules.LANGUAGES else rules.DEFAULT_LANGUAGE
 
 
-def translated(sentence) -> str:
+class Sayable(Protocol):
+    """A sentence that can be said in any language: a Text, an error that carries one, a deck Problem."""
+
+    def render(self, translations: Translations) -> str: ...
+
+
+def translated(sentence: Sayable) -> str:
     """A sentence in this request's language: a Text, or an error that carries one (a service's
     refusal, the engine's IllegalMove, OptionsError and SetupError, printing's PrintError, a deck
     Problem: anything with `render(translations)`). The services build sentences; they are said here,
@@ -88,7 +97,8 @@ def table_language() -> str | None:
     up once per request, and only when something is translated: an unchanged poll never asks)."""
     if "table_language" not in g:
         g.table_language = _lookup_table_language(request_table_code())
-    return g.table_language
+    language: str | None = g.table_language
+    return language
 
 
 def without_table_language() -> None:
@@ -109,7 +119,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_language)
 
     @app.context_processor
-    def language_choices():
+    def language_choices() -> dict[str, Any]:
         return {"current_language": current_language(), "languages": LANGUAGES, "script_catalog": script_catalog}
 
     app.add_template_filter(format_when, "datetime")
@@ -122,7 +132,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(lambda deck: deck_word(deck, "card_label"), "card_word")
 
     @app.after_request
-    def remember_language(response):
+    def remember_language(response: Response) -> Response:
         chosen = g.get("remember_language")
         if chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
@@ -135,6 +145,8 @@ def init_app(app: Flask) -> None:
 # the browser has told it (app/services/time_zones.py; the web edge puts its name in g.time_zone), else
 # UTC, and the pages say which. CSV exports do not use these: they keep ISO dates and plain numbers for the programs that read them.
 # ----------------------------------------------------------------------------------------------------
+# A stored time: seconds since the epoch (as the models keep them), a datetime, or none (None, "").
+Moment = datetime | float | str | None
 FORMAT_LOCALES = {"pt": "pt_PT"}  # the catalogs' Portuguese is European: so are its dates and numbers
 
 
@@ -154,7 +166,7 @@ def reader_zone() -> tzinfo:
     return ZoneInfo(name) if name else timezone.utc
 
 
-def _moment(value) -> datetime | None:
+def _moment(value: Moment) -> datetime | None:
     """A stored time (seconds since the epoch, as the models keep them) or a datetime, in UTC."""
     if value is None or value == "":
         return None
@@ -163,31 +175,31 @@ def _moment(value) -> datetime | None:
     return datetime.fromtimestamp(float(value), timezone.utc)
 
 
-def _local(value) -> datetime | None:
+def _local(value: Moment) -> datetime | None:
     """The moment in the reader's time zone."""
     moment = _moment(value)
     return None if moment is None else moment.astimezone(reader_zone())
 
 
-def iso_time(value) -> str:
+def iso_time(value: Moment) -> str:
     """The same moment for machines (a <time datetime> attribute): 2026-11-30T14:39:00Z."""
     moment = _moment(value)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else ""
 
 
-def format_when(value) -> str:
+def format_when(value: Moment) -> str:
     """A date and time to the minute, in the reader's time zone (UTC when it is not known): "Nov 30, 2026,
     2:39 PM", "30 нояб. 2026 г., 14:39", "30 nov. 2026, 14:39", "30/11/2026, 14:39"."""
     moment = _local(value)
     if moment is None:
         return ""
     locale = format_locale()
-    pattern = locale.datetime_formats.get("medium", "{1} {0}")
+    pattern: str = locale.datetime_formats.get("medium", "{1} {0}")
     return pattern.replace("{1}", dates.format_date(moment, "medium", locale=locale)).replace(
         "{0}", dates.format_time(moment, "short", tzinfo=moment.tzinfo, locale=locale))
 
 
-def format_day(value) -> str:
+def format_day(value: date | Moment) -> str:
     """A day (a date, a datetime or a stored time): "Nov 30, 2026", "30 нояб. 2026 г.", "30 nov. 2026"."""
     if value is None or value == "":
         return ""
@@ -196,12 +208,12 @@ def format_day(value) -> str:
     return dates.format_date(value, "medium", locale=format_locale())
 
 
-def format_count(value) -> str:
+def format_count(value: float | Decimal) -> str:
     """A number with the reader's grouping and decimal signs: 12,345.5 · 12 345,5 · 12.345,5."""
     return numbers.format_decimal(value, locale=format_locale())
 
 
-def format_share(value) -> str:
+def format_share(value: float | Decimal) -> str:
     """A share (0.5) as a whole percentage: "50%", "50 %" (fr, ru)."""
     return numbers.format_percent(value, locale=format_locale())
 
@@ -211,16 +223,16 @@ def format_share(value) -> str:
 # `pybabel extract` reads (babel.cfg); each page carries their translations as a JSON data block.
 # ----------------------------------------------------------------------------------------------------
 SCRIPTS = Path(__file__).resolve().parent / "static" / "js"
-_script_messages: list | None = None
-_script_catalogs: dict[str, dict] = {}
+_script_messages: list[str | tuple[str, ...]] | None = None
+_script_catalogs: dict[str, dict[str, Any]] = {}
 PLURAL_SAMPLES = range(0, 200)
 
 
-def script_messages() -> list:
+def script_messages() -> list[str | tuple[str, ...]]:
     """Every message the scripts mark, read once from the files (the same reading `pybabel extract` does)."""
     global _script_messages
     if _script_messages is None:
-        found: dict = {}
+        found: dict[str | tuple[str, ...], None] = {}
         for path in sorted(SCRIPTS.glob("*.js")):
             with open(path, "rb") as handle:
                 for _lineno, message, _comments, _context in extract("javascript", handle):
@@ -229,7 +241,7 @@ def script_messages() -> list:
     return _script_messages
 
 
-def script_catalog() -> dict:
+def script_catalog() -> dict[str, Any]:
     """The scripts' messages in the current language: {"lang", "messages": {id: text},
     "plurals": {singular: {CLDR category: text}}}; the browser picks a category with Intl.PluralRules."""
     from flask_babel import get_locale, get_translations

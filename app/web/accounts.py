@@ -4,10 +4,15 @@ browser's log-in in the session cookie; the log-in itself is a row in the databa
 checked on every request, so logging out ends it wherever the cookie was saved."""
 from __future__ import annotations
 
-from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from typing import Any
+
+from flask import (Blueprint, Flask, Response, current_app, g, jsonify, redirect, render_template, request, session,
+                   url_for)
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_login import current_user, login_user, logout_user
 from itsdangerous import BadData, URLSafeTimedSerializer
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..i18n import translated
 from ..services import accounts, time_zones
@@ -38,8 +43,8 @@ def _max_idle() -> float:
     return current_app.permanent_session_lifetime.total_seconds()
 
 
-@login_manager.user_loader
-def load_teacher(user_id: str):
+@login_manager.user_loader  # type: ignore[untyped-decorator]  # flask_login is untyped; it keeps the function
+def load_teacher(user_id: str) -> object | None:  # a Teacher row (app/web names no model), or None
     ident, _dot, token = str(user_id).partition(".")
     try:
         teacher_id = int(ident)
@@ -49,7 +54,7 @@ def load_teacher(user_id: str):
     return accounts.logged_in_teacher(teacher_id, token, _max_idle())
 
 
-def note_login_in_use():
+def note_login_in_use() -> None:
     """Before any view runs (note_seen ends the request's transaction), the log-in's last use is
     written down now and then. A browser logged in as nobody (a student's) is not touched."""
     teacher = asking.teacher() if asking.names_login(session) else None
@@ -76,7 +81,9 @@ def _signup_open() -> bool:
 
 
 def _device_signer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.secret_key, salt="authors-device")
+    key = current_app.secret_key
+    assert key is not None  # always set: app/config.py settings makes or demands one
+    return URLSafeTimedSerializer(key, salt="authors-device")
 
 
 def known_device() -> accounts.Device | None:
@@ -94,7 +101,7 @@ def known_device() -> accounts.Device | None:
     return accounts.Device(nonce=nonce, accounts=tuple(ids))
 
 
-def remember_device(response, teacher):
+def remember_device(response: BaseResponse, teacher: Any) -> BaseResponse:
     """The device cookie, naming this account too (and kept another DEVICE_DAYS)."""
     device = known_device()
     nonce = device.nonce if device else new_token()
@@ -105,7 +112,7 @@ def remember_device(response, teacher):
     return response
 
 
-def _sign_in(teacher, response):
+def _sign_in(teacher: Any, response: BaseResponse) -> BaseResponse:
     """A log-in of its own for this browser (the one it had before, if any, ends), and the device cookie."""
     me = asking.teacher()
     before = me.login_token if me is not None else None
@@ -116,7 +123,7 @@ def _sign_in(teacher, response):
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():
+def login() -> ResponseReturnValue:
     next_url = safe_next(request.values.get("next"))
     if request.method == "GET":
         if asking.teacher() is not None:
@@ -133,7 +140,7 @@ def login():
 
 
 @bp.post("/logout")
-def logout():
+def logout() -> BaseResponse:
     me = asking.teacher()
     if me is not None:
         accounts.end_login(me.login_token)
@@ -142,7 +149,7 @@ def logout():
 
 
 @bp.route("/signup", methods=["GET", "POST"])
-def signup():
+def signup() -> ResponseReturnValue:
     invite = request.values.get("invite") or None
     if request.method == "GET":
         error, status = None, 200
@@ -167,7 +174,7 @@ def signup():
     return _sign_in(teacher, redirect(url_for("tables.overview"), 303))
 
 
-def _account_page(status: int = 200, **extra):
+def _account_page(status: int = 200, **extra: Any) -> tuple[str, int]:
     context = {"new_link": None, "error": None, "done": None, "invitation_days": accounts.INVITATION_DAYS, **extra}
     return render_template("accounts/account.html", invitations=accounts.invitations_of(current_user),
                            **context), status
@@ -175,13 +182,13 @@ def _account_page(status: int = 200, **extra):
 
 @bp.get("/account")
 @teacher_required
-def account():
+def account() -> tuple[str, int]:
     return _account_page()
 
 
 @bp.post("/account/password")
 @teacher_required
-def change_password():
+def change_password() -> tuple[str, int]:
     form = request.form
     try:
         accounts.change_password(current_user, form.get("current", ""), form.get("new", ""), form.get("repeat", ""),
@@ -193,7 +200,7 @@ def change_password():
 
 @bp.post("/account/time-zone")
 @teacher_required
-def time_zone():
+def time_zone() -> Response:
     """The browser's time zone, sent once by js/time_zone.js: {"time_zone": "Europe/Paris"}. The teacher's
     pages then show times in it; a name zoneinfo does not know is a 400 with a sentence."""
     body = request.get_json(silent=True)
@@ -204,6 +211,6 @@ def time_zone():
 
 @bp.post("/account/invitations")
 @teacher_required
-def invite():
+def invite() -> tuple[str, int]:
     token = accounts.create_invitation(current_user)
     return _account_page(new_link=public_url("accounts.signup", invite=token))

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
 from flask import Blueprint
+from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_required
 
 from ..decks.errors import N_, say
@@ -45,7 +46,7 @@ def teacher_id() -> int | None:
     return current_user.id if current_user.is_authenticated else None
 
 
-def names_login(session_data: Mapping) -> bool:
+def names_login(session_data: Mapping[str, Any]) -> bool:
     """Whether a session's contents hold a log-in: asked before Flask-Login is (a student's session holds
     none, and is answered without loading anyone)."""
     return bool(session_data.get(LOGIN_KEY))
@@ -53,13 +54,13 @@ def names_login(session_data: Mapping) -> bool:
 
 def teacher_required(view: View) -> View:
     """A view for teachers only: a stranger is asked to log in."""
-    return login_required(view)
+    return login_required(view)  # type: ignore[no-any-return]  # flask_login is untyped; it wraps the view as is
 
 
-def refuse_strangers():
+def refuse_strangers() -> ResponseReturnValue | None:
     """A blueprint's guard, before each of its views: a stranger is asked to log in."""
     if not current_user.is_authenticated:
-        return login_manager.unauthorized()
+        return login_manager.unauthorized()  # type: ignore[no-any-return]  # flask_login is untyped: login_first
     return None
 
 
@@ -72,7 +73,7 @@ def teachers_only(bp: Blueprint) -> Blueprint:
 # ----------------------------------------------------------------------------------------------------
 # The owner of a table
 # ----------------------------------------------------------------------------------------------------
-def is_teacher(table) -> bool:
+def is_teacher(table: reading.TableSnapshot) -> bool:
     """Whether the logged-in teacher opened this table (only they manage it)."""
     return table_service.is_teacher(table, teacher_id())
 
@@ -91,12 +92,12 @@ def is_teacher_of(code: str) -> bool:
     return table is not None and is_teacher(table)
 
 
-def require_teacher(table) -> None:
+def require_teacher(table: reading.TableSnapshot) -> None:
     """A 403 for anyone but the teacher who opened the table."""
     table_service.require_teacher(table, teacher_id())
 
 
-def managed(code: str):
+def managed(code: str) -> reading.TableSnapshot:
     """The table, for a change only the teacher who opened it may make."""
     table = table_service.read(code)
     require_teacher(table)
@@ -113,12 +114,13 @@ def holds_or_awaits_seat(code: str) -> bool:
     return bool(seating.tokens_held(found)) or bool(seating.ask_token(found))
 
 
-def requested_seat(table, position) -> Any | None:
+def requested_seat(table: reading.TableSnapshot, position: Any) -> reading.SeatSnapshot | None:
     """The seat a request speaks for: the one named (it must be this browser's), or its only seat; None
     when it names none and holds several, or none."""
     held = seating.held_seats(table)
     if position not in (None, ""):
-        seat = table_service.seat_at(table, position)
+        # seat_at is hinted for the row a write holds; it reads only table.seats, so a snapshot's seat here
+        seat = table_service.seat_at(table, position)  # type: ignore[arg-type]
         if seat.position not in held:
             raise Forbidden(say(N_("Seat %(position)d is not yours: join the table to get a seat of your own."),
                                 position=seat.position), code="not-your-seat")
@@ -128,7 +130,7 @@ def requested_seat(table, position) -> Any | None:
     return None
 
 
-def seat_required(table, position, several_say_which: bool = True):
+def seat_required(table: reading.TableSnapshot, position: Any, several_say_which: bool = True) -> reading.SeatSnapshot:
     """The seat a move or a hint is played from: this browser's. A 403 for a browser with no seat at the
     table; for one that holds several and names none, a 400 that asks which (`several_say_which`)."""
     seat = requested_seat(table, position)

@@ -17,7 +17,8 @@ import math
 
 from collections.abc import Callable
 
-from flask import Flask, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _, lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, RequestTimeout
@@ -73,7 +74,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def error_answer(status: int, code: str, message: str, title: Callable[[], str]):
+def error_answer(status: int, code: str, message: str, title: Callable[[], str]) -> tuple[Response | str, int]:
     """The one shape of an error: {"error": {"code", "message"}} for JSON, else the error page under its
     title (said only for the page: JSON has none to translate)."""
     if wants_json():
@@ -96,7 +97,7 @@ def register(app: Flask) -> None:
         app.register_error_handler(error, database_unavailable)
 
 
-def http_error(exc: HTTPException):
+def http_error(exc: HTTPException) -> tuple[Response | str, int]:
     message = exc.description or exc.name
     if message == type(exc).description and exc.code in PLAIN:
         message = _(PLAIN[exc.code])
@@ -104,7 +105,7 @@ def http_error(exc: HTTPException):
                         lambda: _(TITLES[exc.code]) if exc.code in TITLES else exc.name)
 
 
-def service_error(exc: ServiceError):
+def service_error(exc: ServiceError) -> tuple[Response | str, int]:
     """A service's refusal as an answer, its sentence said in the reader's language (here, at the edge)."""
     return error_answer(exc.status, exc.code, translated(exc),
                         lambda: _(SERVICE_TITLES.get(exc.status, SERVICE_TITLE)))
@@ -112,24 +113,25 @@ def service_error(exc: ServiceError):
 
 def csrf_message(reason: str) -> str:
     reason = _(CSRF_REASONS[reason]) if reason in CSRF_REASONS else reason.rstrip(".")
-    return _("This request was refused because its CSRF token is missing or not valid (%(reason)s). "
-             "Reload the page and try again; if you are calling the API, send the token of "
-             "GET /api/csrf-token in an X-CSRFToken header.", reason=reason)
+    return _(  # type: ignore[no-any-return]  # flask_babel is untyped: its gettext gives a str
+        "This request was refused because its CSRF token is missing or not valid (%(reason)s). "
+        "Reload the page and try again; if you are calling the API, send the token of "
+        "GET /api/csrf-token in an X-CSRFToken header.", reason=reason)
 
 
-def csrf_refused(exc: CSRFError):
+def csrf_refused(exc: CSRFError) -> tuple[Response | str, int]:
     return error_answer(400, "csrf-token", csrf_message(exc.description or "no token"),
                         lambda: _("Bad request"))
 
 
-def too_large(exc: RequestEntityTooLarge):
+def too_large(exc: RequestEntityTooLarge) -> tuple[Response | str, int]:
     limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
     size = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{math.ceil(limit / 1024)} KB"
     message = _("This request is larger than the %(size)s the server accepts; send something smaller.", size=size)
     return error_answer(413, "too-large", message, lambda: _("Too large"))
 
 
-def database_unavailable(exc: Exception):
+def database_unavailable(exc: Exception) -> Response:
     """The database is not answering: a 503 that says so (the app recovers by itself once it answers)."""
     reading.rollback()
     current_app.logger.warning("database unavailable for %s %s: %s", request.method, request.path,
@@ -147,7 +149,7 @@ def database_unavailable(exc: Exception):
     return response
 
 
-def login_first():
+def login_first() -> ResponseReturnValue:
     """A stranger where a teacher must be logged in: a 401 for the API, else the log-in page (and back)."""
     message = _("Log in as a teacher first: opening tables, the deck studio and reports are for teachers.")
     if wants_json():

@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 from ..decks.errors import Sentence, Text
 from ..i18n import translated
@@ -30,6 +32,7 @@ def _default(obj: Any) -> Any:
 
 
 class OrjsonProvider(DefaultJSONProvider):
+    _app: Flask  # typed by Flask as its sansio App; a Flask app here, whose response class takes a body
     default = staticmethod(_default)
 
     def _encode(self, obj: Any) -> bytes | None:
@@ -45,7 +48,7 @@ class OrjsonProvider(DefaultJSONProvider):
                 return encoded.decode()
         return super().dumps(obj, **kwargs)
 
-    def response(self, *args: Any, **kwargs: Any):
+    def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         pretty = (self.compact is None and self._app.debug) or self.compact is False
         encoded = None if pretty else self._encode(obj)

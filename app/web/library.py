@@ -12,7 +12,7 @@ bp = Blueprint("library", __name__)
 
 
 @bp.get("/")
-def index():
+def index() -> str:
     """The built-in decks; for a teacher also their studio decks and those the other teachers share."""
     decks = sorted(builtin_decks().values(), key=lambda deck: deck.title.casefold())
     teacher = teacher_id()
@@ -21,7 +21,7 @@ def index():
 
 
 @bp.get("/decks/<deck_id>")
-def deck(deck_id: str):
+def deck(deck_id: str) -> str:
     found = builtin_decks().get(deck_id)
     if found is None:
         abort(404, description=_('There is no deck "%(id)s".', id=deck_id))

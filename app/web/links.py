@@ -3,9 +3,10 @@ address, never on the request's Host header, which whoever sends the request cho
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import current_app, url_for
+from flask import Flask, current_app, url_for
 
 # Where `authors serve` listens by default; a server started otherwise names its address (PUBLIC_URL).
 FALLBACK = "http://127.0.0.1:5000"
@@ -15,7 +16,7 @@ def public_base() -> str:
     return current_app.config.get("PUBLIC_URL") or FALLBACK
 
 
-def public_url(endpoint: str, **values) -> str:
+def public_url(endpoint: str, **values: Any) -> str:
     """url_for's path on the public address. A path in PUBLIC_URL (the app behind a proxy's prefix) is
     not doubled when the request already carries it as its script root."""
     return _on_base(public_base(), url_for(endpoint, _external=False, **values))
@@ -30,10 +31,10 @@ def _on_base(base: str, path: str) -> str:
 
 
 @lru_cache(maxsize=2048)
-def _table_links(app, code: str, base: str, script_root: str) -> tuple[str, dict[str, str]]:
+def _table_links(app: Flask, code: str, base: str, script_root: str) -> tuple[str, dict[str, str]]:
     routes = app.url_map.bind("localhost", script_name=script_root or "/")
 
-    def path(endpoint: str, **values) -> str:
+    def path(endpoint: str, **values: Any) -> str:
         return routes.build(endpoint, values)
 
     return _on_base(base, path("tables.join_link", code=code)), {"play": path("play.play", code=code), "projector": path("tables.projector", code=code),

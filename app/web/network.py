@@ -7,9 +7,10 @@ computer apart, and says what to try when nothing else arrived (app/services/net
 from __future__ import annotations
 
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from ..lan import lan_addresses, only_this_computer
 from ..services import network, schemas
@@ -25,7 +26,7 @@ def _this_computer() -> set[str]:
     return set(lan_addresses()) | ({request.remote_addr} if request.remote_addr else set())
 
 
-def _devices() -> dict:
+def _devices() -> dict[str, Any]:
     now = time.time()
     devices = network.recent(_this_computer(), now=now)
     return {"others": sum(1 for d in devices if not d.this_computer),
@@ -37,7 +38,7 @@ def _devices() -> dict:
 
 @bp.get("/check")
 @teacher_required
-def check():
+def check() -> str:
     """The page: the address phones open, who reached the server lately and how fast, what to try."""
     join_page = public_url("tables.join")
     port = urlsplit(join_page).port
@@ -48,7 +49,7 @@ def check():
 
 @bp.get("/check/devices")
 @teacher_required
-def devices():
+def devices() -> Response:
     """What the page lists, for its own refresh every few seconds (JSON)."""
     response = jsonify(_devices())
     response.headers["Cache-Control"] = "no-store"
@@ -56,7 +57,7 @@ def devices():
 
 
 @bp.post("/reach")
-def reach():
+def reach() -> tuple[str, int]:
     """A student's page arrived: {"round_trip_ms": its median request time} (or no body). 204."""
     body = schemas.parse(schemas.RoundTrip, request.get_json(silent=True) or {})
     network.heard(request.remote_addr, device_description(request.headers.get("User-Agent")), body.round_trip_ms)

@@ -17,11 +17,11 @@ ASKING = {"type": "object", "properties": {"asking": {"type": "object", "propert
     "message": {"type": "string"}, "name": {"type": ["string", "null"]}, "play": {"type": ["string", "null"]}}}}}
 
 
-def _error(description: str) -> dict:
+def _error(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ERROR}}}
 
 
-def _json(schema: dict, description: str = "OK") -> dict:
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
@@ -38,7 +38,7 @@ CSRF = _error("The CSRF token is missing or wrong (`csrf-token`): send X-CSRFTok
 BAD = _error("Malformed JSON or a field with a wrong value.")
 
 
-def _body(schema: dict, example: Any = None) -> dict:
+def _body(schema: dict[str, Any], example: Any = None) -> dict[str, Any]:
     content: dict[str, Any] = {"schema": schema}
     if example is not None:
         content["example"] = example
@@ -51,7 +51,7 @@ def request_schemas() -> dict[str, Any]:
               schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
-    found = top["$defs"]
+    found: dict[str, Any] = top["$defs"]
     options = found["NewTable"]["properties"]["options"]
     options["properties"] = {name: {"description": option_words(name).help} for name in OPTION_NAMES}
     return found

@@ -2,10 +2,13 @@
 pad and the duplex alignment page in the reader's language."""
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from flask import Blueprint, Response, abort, request
 from flask_babel import gettext as _
 
 from ..decks import builtin_decks
+from ..decks.model import Deck
 from ..i18n import current_language, translated
 from ..printing import geometry
 from ..printing.errors import PrintError
@@ -25,7 +28,7 @@ def _flag(name: str) -> bool:
     abort(400, description=_('"%(name)s" must be 1 or 0, not "%(value)s".', name=name, value=value))
 
 
-def _choice(name: str, choices, default: str) -> str:
+def _choice(name: str, choices: Collection[str], default: str) -> str:
     value = request.args.get(name, "").strip().lower() or default
     if value not in choices:
         abort(400, description=_('"%(name)s" must be one of %(choices)s, not "%(value)s".', name=name,
@@ -61,7 +64,7 @@ def _pdf(data: bytes, name: str) -> Response:
 
 
 @bp.get("/print/scorepad.pdf")
-def scorepad_pdf():
+def scorepad_pdf() -> Response:
     """A score pad in the reader's language. Query: players (2 to 12, default 4), hands (1 to 30, default
     5), paper (a4, letter; default by the language)."""
     from ..printing import scorepad
@@ -78,7 +81,7 @@ def scorepad_pdf():
 
 
 @bp.get("/print/alignment.pdf")
-def alignment_pdf():
+def alignment_pdf() -> Response:
     """The duplex alignment test page in the reader's language. Query: paper, duplex (long, short),
     back_offset_x and back_offset_y (mm, as the cards will be printed with)."""
     from ..printing.alignment import render_alignment
@@ -98,7 +101,7 @@ def alignment_pdf():
 
 
 @bp.get("/decks/<deck_id>/print.pdf")
-def deck_pdf(deck_id: str):
+def deck_pdf(deck_id: str) -> Response:
     """Query: paper (a4, letter; default by the deck's language), card (poker, bridge, tarot, mini),
     backs and bleed (1 or 0), duplex (long, short), back_offset_x and back_offset_y (mm)."""
     deck = builtin_decks().get(deck_id)
@@ -107,7 +110,7 @@ def deck_pdf(deck_id: str):
     return pdf_response(deck, deck.id)
 
 
-def pdf_response(deck, name: str, unprintable: int = 503) -> Response:
+def pdf_response(deck: Deck, name: str, unprintable: int = 503) -> Response:
     """The deck's card sheets as the query asks (also used by the deck studio, where a deck the font
     cannot print is the deck's problem: `unprintable` is then a 4xx)."""
     from ..printing.sheets import PrintOptions, render_deck

@@ -9,6 +9,8 @@ The pages are app/rules/content/*.md, rendered by app.rules.markup: every text i
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import Blueprint, Response, abort, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -21,9 +23,10 @@ from ..rules.markup import inline_html, sections_html
 bp = Blueprint("rules", __name__)
 
 
-def _choice_error(name: str, value: str, choices) -> str:
-    return _('"%(name)s" must be one of %(choices)s, not "%(value)s".', name=name, choices=", ".join(choices),
-             value=value)
+def _choice_error(name: str, value: str, choices: Iterable[str]) -> str:
+    return _(  # type: ignore[no-any-return]  # flask_babel is untyped: its gettext gives a str
+        '"%(name)s" must be one of %(choices)s, not "%(value)s".', name=name, choices=", ".join(choices),
+        value=value)
 
 
 def _language() -> tuple[str, bool]:
@@ -50,7 +53,7 @@ def _vary(response: Response, negotiated: bool) -> Response:
 
 
 @bp.get("/rules")
-def index():
+def index() -> Response:
     language = rules_language()
     entries = [rules.rules_page(preset, language) for preset in rules.PRESETS]
     response = Response(render_template("rules/index.html", entries=entries, rule_languages=rules.LANGUAGES,
@@ -59,7 +62,7 @@ def index():
 
 
 @bp.get("/rules/<preset>")
-def page(preset: str):
+def page(preset: str) -> Response:
     found, negotiated = _page(preset)
     pdf = {paper: url_for("rules.pdf", preset=preset, lang=found.language, paper=paper) for paper in geometry.PAPERS}
     html = render_template("rules/page.html", page=found, summary=inline_html(found.summary),
@@ -69,7 +72,7 @@ def page(preset: str):
 
 
 @bp.get("/rules/<preset>.pdf")
-def pdf(preset: str):
+def pdf(preset: str) -> Response:
     found, negotiated = _page(preset)
     paper = request.args.get("paper", "") or geometry.default_paper(found.language)
     if paper not in geometry.PAPERS:

@@ -4,6 +4,7 @@ moves pass-and-play seats to another device. Who is asking, and the guards, are 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app, g, session
 from itsdangerous import BadData, URLSafeTimedSerializer
@@ -16,12 +17,12 @@ MAX_TABLES_REMEMBERED = 20
 BROWSER = "browser"  # the session's random id of this browser: its count of wrong guesses, the seats it took
 
 
-def _bucket(key: str) -> dict:
+def _bucket(key: str) -> dict[str, Any]:
     data = session.get(key)
     return data if isinstance(data, dict) else {}
 
 
-def _save(key: str, data: dict) -> None:
+def _save(key: str, data: dict[str, Any]) -> None:
     session.permanent = True  # a closed browser still finds its seat (PERMANENT_SESSION_LIFETIME)
     if len(data) > MAX_TABLES_REMEMBERED:  # the oldest tables are forgotten first (dicts keep order)
         for stale in list(data)[: len(data) - MAX_TABLES_REMEMBERED]:
@@ -45,7 +46,7 @@ def remember_ask(code: str, token: str) -> None:
     _save("asks", asks)
 
 
-def tokens_held(code: str, session_data: Mapping | None = None) -> dict | None:
+def tokens_held(code: str, session_data: Mapping[str, Any] | None = None) -> dict[str, str] | None:
     """The seat tokens (position -> token) held for the table with this clean code, None for none: in this
     request's session, or in a session's contents read before Flask (the play door's)."""
     seats = (session if session_data is None else session_data).get("seats")
@@ -107,13 +108,13 @@ def held_seats(table: Table) -> dict[int, Seat]:
     return dict(held)
 
 
-def seats_of(table: Table, tokens: dict) -> dict[int, Seat]:
+def seats_of(table: Table, tokens: Mapping[str, str]) -> dict[int, Seat]:
     """The seats of the table these tokens (position -> token, as the session cookie keeps them) open."""
     return {seat.position: seat for seat in table.seats
             if token_matches(tokens.get(str(seat.position)), seat.token_hash)}
 
 
-def _held_seats(table: Table, tokens: dict) -> dict[int, Seat]:
+def _held_seats(table: Table, tokens: Mapping[str, str]) -> dict[int, Seat]:
     held = seats_of(table, tokens)
     if len(held) != len(tokens):
         seats = _bucket("seats")
@@ -130,7 +131,9 @@ MOVE_SALT, MOVE_MAX_AGE = "authors.move-seats", 30 * 60
 
 
 def _move_signer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.secret_key, salt=MOVE_SALT)
+    key = current_app.secret_key
+    assert key is not None  # always set: app/config.py settings makes or demands one
+    return URLSafeTimedSerializer(key, salt=MOVE_SALT)
 
 
 def move_link_token(table: Table) -> str | None:

@@ -31,7 +31,8 @@ class Verified:
 
     def __init__(self, kept: int = VERIFIED_KEPT) -> None:
         self.kept = kept
-        self._seen: dict[tuple, tuple[int, Any]] = {}  # (serializer, signed value) -> (signed at, contents)
+        # (serializer, signed value) -> (signed at, contents)
+        self._seen: dict[tuple[URLSafeTimedSerializer, str], tuple[int, Any]] = {}
         self._lock = threading.Lock()
 
     def loads(self, serializer: URLSafeTimedSerializer, value: str, max_age: int | None) -> Any:
@@ -58,7 +59,7 @@ class Verified:
 
 class CookieSessions(SecureCookieSessionInterface):
     def __init__(self) -> None:
-        self._serializers: dict[tuple, URLSafeTimedSerializer] = {}
+        self._serializers: dict[tuple[str | bytes, ...], URLSafeTimedSerializer] = {}
         self._verified = Verified()
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
@@ -81,7 +82,7 @@ class CookieSessions(SecureCookieSessionInterface):
         # a copy: the session's values are changed in place (seating.py), the remembered ones never are
         return self.session_class(copy.deepcopy(data) if data is not None else {})
 
-    def decode(self, app: Flask, cookie: str):
+    def decode(self, app: Flask, cookie: str) -> Any:
         """The cookie's contents if its signature holds and it is not too old, else None. Read only: the
         contents of a cookie seen before are the ones remembered then."""
         serializer = self.get_signing_serializer(app)

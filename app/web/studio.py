@@ -7,14 +7,19 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from pathlib import PurePath
+from typing import Any
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, send_file, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import get_translations
 from flask_babel import gettext as _
 from flask_login import current_user
+from werkzeug.wrappers import Response as BaseResponse
 
 from ..decks import builtin_decks, spreadsheet
+from ..decks.errors import Problem
 from ..decks.loader import MAX_CARDS, MAX_SETS
 from ..decks.yamlsafe import MAX_BYTES
 from ..i18n import translated
@@ -34,14 +39,14 @@ teachers_only(bp)
 
 
 def _me() -> int:
-    return current_user.id
+    return current_user.id  # type: ignore[no-any-return]  # flask_login's proxy is untyped: a teacher's id
 
 
 # ----------------------------------------------------------------------------------------------------
 # The list
 # ----------------------------------------------------------------------------------------------------
 @bp.get("/")
-def index():
+def index() -> str:
     rows = studio.visible(_me())
     return render_template("studio/index.html", own=[r for r in rows if r.owner_id == _me()],
                            shared=[r for r in rows if r.owner_id != _me()],
@@ -49,7 +54,7 @@ def index():
 
 
 @bp.get("/decks/<int:number>")
-def deck(number: int):
+def deck(number: int) -> tuple[str, int]:
     row = studio.get_visible(_me(), number)
     return render_template("studio/deck.html", row=row, deck=studio.deck_of(row), mine=row.owner_id == _me(),
                            error=None), 200
@@ -58,18 +63,19 @@ def deck(number: int):
 # ----------------------------------------------------------------------------------------------------
 # The form editor
 # ----------------------------------------------------------------------------------------------------
-def _set_blocks(values) -> int:
+def _set_blocks(values: Mapping[str, str]) -> int:
     used = [int(m.group(1)) for key in values for m in [re.match(r"s(\d+)_", key)] if m and values.get(key)]
     return min(MAX_SETS + BLANK_SETS, (max(used) + 1 if used else 2) + BLANK_SETS)
 
 
-def _editor(values, row=None, problems=None, status=200):
+def _editor(values: Mapping[str, str], row: Any = None, problems: list[str] | None = None,
+            status: int = 200) -> tuple[str, int]:
     return render_template("studio/edit.html", values=values, row=row, problems=problems or [],
                            set_blocks=_set_blocks(values), card_rows=MAX_CARDS), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new():
+def new() -> ResponseReturnValue:
     if request.method == "GET":
         return _editor(studio.form_values(None))
     try:
@@ -80,7 +86,7 @@ def new():
 
 
 @bp.route("/decks/<int:number>/edit", methods=["GET", "POST"])
-def edit(number: int):
+def edit(number: int) -> ResponseReturnValue:
     row = studio.get_own(_me(), number)
     if request.method == "GET":
         values = studio.form_values(studio.deck_of(row))
@@ -106,7 +112,8 @@ def _uploaded() -> tuple[str | bytes, str]:
     return text, studio.SOURCE
 
 
-def _yaml_page(row, text, problems=None, status=200, source=studio.SOURCE):
+def _yaml_page(row: Any, text: str, problems: list[Problem] | None = None, status: int = 200,
+               source: str = studio.SOURCE) -> tuple[str, int]:
     lines = text.splitlines() if text else []
     by_line: dict[int, list[str]] = {}
     general = []
@@ -143,7 +150,7 @@ def _lines_shown(lines: list[str], by_line: dict[int, list[str]]) -> list[tuple[
     return shown
 
 
-def _yaml_save(row):
+def _yaml_save(row: Any) -> ResponseReturnValue:
     data, source = _uploaded()
     try:
         if row is None:
@@ -156,14 +163,14 @@ def _yaml_save(row):
 
 
 @bp.route("/upload", methods=["GET", "POST"])
-def upload():
+def upload() -> ResponseReturnValue:
     if request.method == "GET":
         return _yaml_page(None, "")
     return _yaml_save(None)
 
 
 @bp.route("/decks/<int:number>/yaml", methods=["GET", "POST"])
-def yaml_text(number: int):
+def yaml_text(number: int) -> ResponseReturnValue:
     row = studio.get_own(_me(), number)
     if request.method == "GET":
         return _yaml_page(row, row.yaml_text)
@@ -171,7 +178,7 @@ def yaml_text(number: int):
 
 
 @bp.get("/decks/<int:number>/deck.yaml")
-def download(number: int):
+def download(number: int) -> Response:
     row = studio.get_visible(_me(), number)
     found = studio.deck_of(row)
     response = Response(studio.canonical_yaml(found), mimetype="application/yaml")
@@ -186,7 +193,7 @@ HEAD_FIELDS = ("title", "language", "set_label", "card_label")
 
 
 @bp.route("/paste", methods=["GET", "POST"])
-def paste():
+def paste() -> ResponseReturnValue:
     form = request.form
     head = {key: form.get(key, "") for key in HEAD_FIELDS}
     if request.method == "GET":
@@ -208,20 +215,20 @@ def paste():
 # Copies, sharing, deleting
 # ----------------------------------------------------------------------------------------------------
 @bp.post("/duplicate")
-def duplicate():
+def duplicate() -> BaseResponse:
     row = studio.duplicate(_me(), request.form.get("source", ""), get_translations())
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
 @bp.post("/decks/<int:number>/share")
-def share(number: int):
+def share(number: int) -> BaseResponse:
     row = studio.get_own(_me(), number)
     studio.set_shared(row, request.form.get("shared") == "1")
     return redirect(url_for("studio.deck", number=row.id), 303)
 
 
 @bp.post("/decks/<int:number>/delete")
-def delete(number: int):
+def delete(number: int) -> BaseResponse:
     studio.delete(studio.get_own(_me(), number))
     return redirect(url_for("studio.index"), 303)
 
@@ -230,13 +237,13 @@ def delete(number: int):
 # Images
 # ----------------------------------------------------------------------------------------------------
 @bp.get("/decks/<int:number>/images")
-def images(number: int):
+def images(number: int) -> str:
     row = studio.get_own(_me(), number)
     return render_template("studio/images.html", row=row, deck=studio.deck_of(row), error=None)
 
 
 @bp.post("/decks/<int:number>/images")
-def add_image(number: int):
+def add_image(number: int) -> ResponseReturnValue:
     row = studio.get_own(_me(), number)
     upload = request.files.get("file")
     data = upload.read(studio.IMAGE_MAX_BYTES + 1) if upload is not None else b""
@@ -249,14 +256,14 @@ def add_image(number: int):
 
 
 @bp.post("/decks/<int:number>/images/remove")
-def remove_image(number: int):
+def remove_image(number: int) -> BaseResponse:
     row = studio.get_own(_me(), number)
     studio.remove_image(row, request.form.get("target", ""))
     return redirect(url_for("studio.images", number=row.id), 303)
 
 
 @bp.get("/decks/<int:number>/images/<name>")
-def image(number: int, name: str):
+def image(number: int, name: str) -> Response:
     row = studio.get_visible(_me(), number)
     response = send_file(studio.image_path(row, name), mimetype="image/png" if name.endswith(".png") else "image/jpeg",
                          max_age=3600, conditional=True)
@@ -268,13 +275,13 @@ def image(number: int, name: str):
 # Printing, previews, play
 # ----------------------------------------------------------------------------------------------------
 @bp.get("/decks/<int:number>/print.pdf")
-def print_pdf(number: int):
+def print_pdf(number: int) -> Response:
     row = studio.get_visible(_me(), number)
     return pdf_response(studio.deck_for_print(row), studio.deck_of(row).id, unprintable=422)
 
 
 @bp.get("/decks/<int:number>/cards/<card_id>.png")
-def card_preview(number: int, card_id: str):
+def card_preview(number: int, card_id: str) -> Response:
     """One card's front as it will print (poker size), drawn by the printing code and rasterized."""
     from ..printing.preview import card_png
 
