@@ -97,7 +97,9 @@ def serve(host: str, port: int, prod: bool, workers: int | None, threads: int, c
         return
     from werkzeug.serving import run_simple
 
-    app = create_app()
+    from . import create_served_app
+
+    app = create_served_app()  # (with the game's clock, as a worker of granian runs it)
     click.echo(f"Authors Classroom on http://{host}:{port}/")
     # run_simple: the development server, threaded, without Flask's reloader
     run_simple(host, port, app, threaded=True, use_reloader=False)

@@ -68,6 +68,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
+    from .web import events
+    app.register_blueprint(events.bp)  # a table's state stream, held open by app/streaming.py (issue #32)
     from .web import accounts, csrf, reports, studio
     accounts.register(app)
     csrf.register(app)
@@ -99,7 +101,11 @@ def create_served_app(config: dict | None = None) -> Flask:
     """The app as each worker of `authors serve` runs it: built, then every object it holds set aside from
     the garbage collector (gc.freeze). They live as long as the worker, and each full collection would
     walk them all again (bench/move_instructions.py, which builds its app here too). Not in create_app: a
-    process that builds many apps (the tests) must have the old ones collected."""
+    process that builds many apps (the tests) must have the old ones collected. Each worker also runs the
+    game's clock (app/services/clock.py): computer players move, turn times run out and the pause between
+    hands ends with no screen asking. Not in create_app either: tests build many apps."""
     app = create_app(config)
     gc.freeze()
+    from .services.clock import Clock
+    Clock().start(app)
     return app

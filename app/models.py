@@ -12,7 +12,7 @@ import time
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, TypeVar
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint
 from sqlalchemy.orm import deferred
 
 from .db import db
@@ -96,6 +96,8 @@ class DealMixin:
 
 class Table(TableMixin, db.Model):
     __tablename__ = "play_tables"
+    # The clock's question every tick: the tables in play whose next_bot_at has come (app/store/timing.py).
+    __table_args__ = (Index("ix_play_tables_due", "status", "next_bot_at"),)
 
     id = db.Column(db.Integer, primary_key=True)
     code = db.Column(db.String(6), nullable=False, unique=True, index=True)
@@ -113,7 +115,7 @@ class Table(TableMixin, db.Model):
     teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)  # who opened it
     created_at = db.Column(db.Float, nullable=False, default=_now)
     changed_at = db.Column(db.Float, nullable=False, default=_now)
-    next_bot_at = db.Column(db.Float, nullable=False, default=0.0)     # a computer player may move from then
+    next_bot_at = db.Column(db.Float, nullable=False, default=0.0)     # the next moment the clock plays the table on
     # The teacher's controls: a paused table takes no move (people's or computers'); a locked one no join.
     paused = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())
     locked = db.Column(db.Boolean, nullable=False, default=False, server_default=db.false())

@@ -17,6 +17,9 @@ whose environ this uses, streams an answer instead, waiting on the loop for ever
 
 `/healthz` is answered here, without a thread and without the database: a load balancer asking whether
 the process is up gets its answer however busy the threads or silent the database are.
+
+In front of it all, the state streams of app/streaming.py (GET /api/tables/<code>/events), which ask the
+app through `respond` and wait on the event loop: everything else reaches the ServedApp as it was sent.
 """
 from __future__ import annotations
 
@@ -67,6 +70,14 @@ class ServedApp:
         body, outcome = await self._read(scope, receive)
         if outcome == DISCONNECTED:
             return  # nobody is left to answer
+        status, response_headers, content = await self.respond(scope, body, outcome)
+        await _answer(send, status, content, response_headers, head=scope["method"] == "HEAD")
+
+    async def respond(self, scope: Scope, body: bytes = b"", outcome: str = WHOLE,
+                      environ_extra: dict[str, Any] | None = None) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The app's whole answer to the request of `scope` with this body, run on one of the threads (the
+        state streams of app/streaming.py ask the app through here too; `environ_extra` is what they tell
+        it beside the request)."""
         headers = [(name, value) for name, value in scope["headers"]
                    if name not in (b"content-length", b"transfer-encoding")]
         size = (self.max_body or 0) + 1 if outcome == TOO_LARGE else len(body)
@@ -76,14 +87,14 @@ class ServedApp:
         environ["wsgi.errors"] = _ERRORS
         if outcome == TIMED_OUT:
             environ[BODY_TIMED_OUT] = True
+        if environ_extra:
+            environ.update(environ_extra)
         try:
-            status, response_headers, content = await asyncio.get_running_loop().run_in_executor(
-                self.threads, self._run, environ)
+            return await asyncio.get_running_loop().run_in_executor(self.threads, self._run, environ)
         except Exception:  # noqa: BLE001 - what Flask itself let through: the server's plain 500
             log.exception("%s %s failed outside the app's own error handling", scope["method"], scope["path"])
-            await _answer(send, 500, *SERVER_FAILED)
-            return
-        await _answer(send, status, content, response_headers, head=scope["method"] == "HEAD")
+            content, headers = SERVER_FAILED
+            return 500, headers, content
 
     def _run(self, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
         """In an app thread: the app's whole answer."""
@@ -174,10 +185,12 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def create_served_asgi() -> ServedApp:
-    """The app of one worker of `authors serve` (granian's ASGI interface, as a factory)."""
+def create_served_asgi() -> Any:
+    """The app of one worker of `authors serve` (granian's ASGI interface, as a factory): the state streams
+    (app/streaming.py) in front of the ServedApp."""
     from . import create_served_app
+    from .streaming import front
 
     flask_app = create_served_app()
-    return ServedApp(flask_app, int(os.environ.get(THREADS) or 2),
-                     flask_app.config.get("MAX_CONTENT_LENGTH"))
+    served = ServedApp(flask_app, int(os.environ.get(THREADS) or 2), flask_app.config.get("MAX_CONTENT_LENGTH"))
+    return front(served, flask_app)

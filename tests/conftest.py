@@ -29,7 +29,7 @@ def database_url(tmp_path) -> str:
 # The slow tier (`make test` runs it; `make test-fast` leaves it out): a browser, a real server in a
 # process of its own, a wheel built and installed, or the benchmark scripts run.
 SLOW_MODULES = {"test_bench_scripts", "test_deck_folder", "test_faults", "test_http_server", "test_packaging",
-                "test_serve_class", "test_two_servers"}
+                "test_serve_class", "test_streams", "test_two_servers"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,7 +1,7 @@
 """Moves under concurrency: many threads, each with its own client and database session, submit
 conflicting moves to one table at the same instant. Exactly one move is applied per version, the move
 log has no gap and no duplicate, replaying it gives the stored state, a retried request with the same
-Idempotency-Key is applied once, and computer players polled by many workers at once move once.
+Idempotency-Key is applied once, and computer players played on by many workers at once move once.
 
 These use the `app` fixture, so `make test-postgres` runs them on PostgreSQL too (FOR UPDATE there,
 BEGIN IMMEDIATE on SQLite)."""
@@ -22,7 +22,7 @@ from app import store
 from app.engine.moves import move_from_dict
 from app.services import deals
 
-from .web_support import server_game, choose_move, deck_of, get_state, open_table, seat_student, teacher_client
+from .web_support import server_game, choose_move, deck_of, get_state, open_table, seat_student, teacher_client, tick
 
 THREADS = 50
 ROUNDS = 25
@@ -251,7 +251,8 @@ def test_students_joining_at_the_same_moment_all_get_seats(app):
 
 
 def test_a_finished_match_replays_from_its_records(app):
-    """Computer players moved by ten racing pollers: the exported records replay to the stored scores."""
+    """Computer players moved by ten racing clocks (a process's tick each): the exported records replay
+    to the stored scores."""
     app.config.update(BOT_PACE_SECONDS=60, HAND_PAUSE_SECONDS=0, DEAL_SEED=3)
     teacher = teacher_client(app)
     code = open_table(teacher, seats=[{"kind": "computer"}] * 3, match={"format": "hands", "value": 2})
@@ -261,15 +262,14 @@ def test_a_finished_match_replays_from_its_records(app):
         Table.query.filter_by(code=code).one().next_bot_at = 0
         db.session.commit()
         db.session.remove()
-    clients = [app.test_client() for _ in range(10)]
     gate = threading.Barrier(10)
 
-    def poll(i):
+    def clock(i):
         gate.wait()
         for _ in range(3):
-            assert clients[i].get(f"/api/tables/{code}").status_code == 200
+            tick(app)
 
-    run_threads(10, poll)
+    run_threads(10, clock)
     state = get_state(teacher, code)
     assert state["status"] == "finished"
     for number, result in enumerate(state["hands"], 1):

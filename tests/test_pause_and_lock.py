@@ -3,7 +3,7 @@ resumed, and every screen's state says so; a locked table refuses new joins with
 students keep their seats; one request pauses all of a teacher's tables."""
 from __future__ import annotations
 
-from .web_support import error_of, for_play, get_state, open_table, seat_student, teacher_client
+from .web_support import error_of, for_play, get_state, open_table, seat_student, teacher_client, tick
 
 
 def started(app, seats=None):
@@ -40,8 +40,10 @@ def test_computer_players_wait_while_the_table_is_paused(app):
     state = get_state(teacher, code)
     assert state["game"]["turn"] == state["seats"][0]["name"]  # the first computer is to ask, and waits
     for _ in range(3):
-        assert get_state(teacher, code)["version"] == state["version"]  # polls let no computer move
+        tick(app)
+        assert get_state(teacher, code)["version"] == state["version"]  # the clock lets no computer move
     teacher.post(f"/api/tables/{code}/pause", json={"paused": False})
+    tick(app)
     assert get_state(teacher, code)["version"] > state["version"] + 1  # resumed: the computers play on
 
 

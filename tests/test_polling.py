@@ -7,7 +7,7 @@ from app.db import db
 from app.models import Table
 from app.web.security import HEADERS
 
-from .web_support import for_play, open_table, seat_student, teacher_client
+from .web_support import for_play, open_table, seat_student, teacher_client, tick
 
 
 def test_the_fast_304_is_the_views_304(app):
@@ -40,7 +40,7 @@ def test_the_fast_304_is_the_views_304(app):
     assert thief.get(f"/api/tables/{code}", headers={"If-None-Match": etag}).status_code == 200
 
 
-def test_a_computer_player_due_is_not_kept_waiting_by_a_304(app):
+def test_a_computer_player_due_moves_on_the_clock_and_the_next_poll_shows_it(app):
     app.config.update(BOT_PACE_SECONDS=60, HAND_PAUSE_SECONDS=0, DEAL_SEED=7)
     teacher = teacher_client(app)
     code = open_table(teacher, seats=[{"kind": "computer"}, {"kind": "computer"}, {"kind": "human"}])
@@ -50,10 +50,13 @@ def test_a_computer_player_due_is_not_kept_waiting_by_a_304(app):
     assert state.get_json()["game"]["turn"] == "Computer 1"  # who waits for the pace
     etag = state.headers["ETag"]
     assert anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag}).status_code == 304
-    with app.app_context():  # the pace has passed
-        Table.query.filter_by(code=code).one().next_bot_at = 0
+    with app.app_context():  # the pace has passed (the table's version stays, as the clock sees it)
+        db.session.execute(Table.__table__.update().where(Table.code == code).values(next_bot_at=0))
         db.session.commit()
         db.session.remove()
+    # the poll moves nobody (a read writes nothing): the clock does, and the next poll shows it
+    assert anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag}).status_code == 304
+    assert tick(app) == 1
     moved = anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert moved.status_code == 200 and moved.headers["ETag"] != etag
     assert moved.get_json()["game"]["version"] == 1

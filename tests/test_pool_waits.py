@@ -12,10 +12,11 @@ import pytest
 from app.db import db
 from app import store
 from app.models import Table
-from app.store import presence
+from app.store import timing
 
 from .test_presence import poll, seen_at, seen_back
 from .test_stand_in import play_until_turn_of, started
+from .web_support import flush_presence, tick
 
 pytestmark = pytest.mark.database  # (on the suite's pool of one connection: conftest.ONE_CONNECTION)
 
@@ -24,8 +25,9 @@ def test_a_poll_that_records_presence_needs_one_connection(app):
     app, teacher, code, cara, dan = started(app)
     seen_back(app, code, "Cara", 120)
     before = seen_at(app, code, "Cara")
-    response = poll(cara, code)  # the full answer: the table read, then presence written
+    response = poll(cara, code)  # the full answer: the table read, presence noted
     assert response.status_code == 200, response.get_json()
+    flush_presence(app)  # (the clock's connection, once the request gave its own back)
     assert seen_at(app, code, "Cara") > before + 60
     seen_back(app, code, "Cara", 120)
     response = poll(teacher, code, response.headers["ETag"])  # the teacher's poll, on the same one connection
@@ -39,8 +41,7 @@ def test_putting_off_the_next_look_at_a_person_needs_one_connection(app):
         table = Table.query.filter_by(code=code).one()
         table.next_bot_at = 0
         db.session.commit()
-    response = poll(teacher, code)
-    assert response.status_code == 200, response.get_json()
+    tick(app)  # the clock's beat: the table read, then its next look written
     with app.app_context():
         assert Table.query.filter_by(code=code).one().next_bot_at > 1e9
 
@@ -53,7 +54,8 @@ def test_a_write_of_its_own_is_refused_inside_a_write(app):
         with pytest.raises(RuntimeError):
             with store.changing(table) as row:
                 row.name = "renamed half-way"
-                presence.mark_seen([row.seats[0].id], 0.0)
+                timing.put_off(row.id, row.version, time.time() + 60)
         assert store.read(code).name != "renamed half-way"  # the write was rolled back, not committed
-        assert presence.mark_seen([store.read(code).seats[0].id], time.time() + 60) == 1  # after it: allowed
+        table = store.read(code)
+        assert timing.put_off(table.id, table.version, time.time() + 60) == 1  # after it: allowed
         db.session.remove()

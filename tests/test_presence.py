@@ -1,6 +1,6 @@
-"""Presence (issue #19): each seat's last poll, recorded from the polls the screens already make, at
-most once per presence.WRITE_EVERY seconds a seat (never one write per poll), shown to the teacher alone
-in words ("here", "away for 3 min")."""
+"""Presence (issue #19): each seat's last poll, noted from the polls the screens already make and written
+down by the clock, at most once per presence.WRITE_EVERY seconds a seat (never one write per poll), shown
+to the teacher alone in words ("here", "away for 3 min")."""
 from __future__ import annotations
 
 import pytest
@@ -10,7 +10,7 @@ from app.db import db
 from app.models import Table
 from app.store import presence
 
-from .web_support import for_play, open_table, seat_student, teacher_client
+from .web_support import flush_presence, for_play, open_table, seat_student, teacher_client
 
 pytestmark = pytest.mark.database
 
@@ -75,13 +75,22 @@ def test_presence_is_written_at_most_once_per_interval_however_often_the_screen_
     with Updates(app) as updates:
         for _ in range(30):
             assert poll(anna, code, etag).status_code == 304
+        assert updates.count == 0  # a poll writes nothing: it notes the seat for the clock
+        assert flush_presence(app) == 1
+        assert flush_presence(app) == 0  # (nothing noted since)
     assert updates.count == 1  # one write, then the stored time is fresh again
     assert seen_at(app, code, "Anna") > joined - 1
+    with Updates(app) as updates:
+        for _ in range(30):
+            assert poll(anna, code, etag).status_code == 304
+        flush_presence(app)
+    assert updates.count == 0  # fresh: not even noted
     # the full answer (no ETag) records presence the same way
     seen_back(app, code, "Anna", presence.WRITE_EVERY + 1)
     with Updates(app) as updates:
         for _ in range(5):
             assert poll(anna, code).status_code == 200
+        flush_presence(app)
     assert updates.count == 1
 
 

@@ -130,6 +130,7 @@ def test_a_served_worker_sets_its_app_aside_from_the_garbage_collector(tmp_path)
     import gc
 
     from app import create_app, create_served_app
+    from app.services import clock
 
     config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'served.sqlite3'}"}
     def collected(thing) -> bool:  # (a frozen object is in no generation the collector walks)
@@ -140,6 +141,7 @@ def test_a_served_worker_sets_its_app_aside_from_the_garbage_collector(tmp_path)
         plain = create_app(config)
         assert gc.get_freeze_count() == 0 and collected(plain.url_map)
         served = create_served_app(config)
+        clock.running_clock(served).stop()  # (its game clock: tests/test_clock.py)
         assert gc.get_freeze_count() > 0 and not collected(served.url_map) and not collected(served.view_functions)
     finally:
         gc.unfreeze()

@@ -1,6 +1,7 @@
 """A computer stands in for an away student and hands the seat back (issue #19): the teacher's one
-click, or by itself after the table's `stand_in_after` minutes; her name stays on the seat and in the
-records; her next poll makes the seat hers again. Its moves are its own: they name no work (no bonus of
+click, or by itself after the table's `stand_in_after` minutes (the clock's doing: app/services/clock.py);
+her name stays on the seat and in the records; her next poll makes the seat hers again (noted, and
+handed back by the clock's next beat). Its moves are its own: they name no work (no bonus of
 hers) and their rows say a computer made them."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from app.models import MoveRow, Table
 from app.store import presence
 
 from .test_presence import poll, seen_back
-from .web_support import choose_move, deck_of, for_play, open_table, server_game, teacher_client
+from .web_support import choose_move, deck_of, for_play, open_table, server_game, teacher_client, tick
 
 pytestmark = pytest.mark.database
 
@@ -67,6 +68,8 @@ def test_the_teacher_stands_a_computer_in_and_her_poll_takes_the_seat_back(app):
     assert moves_by(app, code, "Cara") > before  # the computer moved as Cara
     assert any(s["stand_in"] and s["name"] == "Cara" for s in poll(dan, code).get_json()["seats"])  # screens say it
     # her device polls again: the seat is hers, the computer stops
+    assert poll(cara, code).get_json()["seats"][0]["stand_in"] is True  # (the poll itself changes nothing)
+    tick(app)
     back = poll(cara, code).get_json()
     assert back["you"]["name"] == "Cara" and back["seats"][0]["kind"] == "human"
     assert back["seats"][0]["stand_in"] is False and back["game"]["hand"] is not None
@@ -89,6 +92,7 @@ def test_a_computer_stands_in_by_itself_after_n_minutes_away(app):
         table = Table.query.filter_by(code=code).one()
         table.next_bot_at = 0
         db.session.commit()
+    tick(app)
     assert poll(teacher, code).get_json()["seats"][0]["stand_in"] is False
     with app.app_context():
         assert Table.query.filter_by(code=code).one().next_bot_at > 1e9 - 1  # put off, to when 2 min are up
@@ -98,10 +102,14 @@ def test_a_computer_stands_in_by_itself_after_n_minutes_away(app):
         table = Table.query.filter_by(code=code).one()
         table.next_bot_at = 0
         db.session.commit()
+    assert poll(teacher, code).get_json()["seats"][0]["stand_in"] is False  # (a read changes nothing)
+    tick(app)
     state = poll(teacher, code).get_json()
     assert state["seats"][0]["stand_in"] is True and state["seats"][0]["name"] == "Cara"
     assert moves_by(app, code, "Cara") > before
     # she is back: the seat is hers again
+    poll(cara, code)
+    tick(app)
     assert poll(cara, code).get_json()["seats"][0]["stand_in"] is False
 
 

@@ -9,7 +9,7 @@ import pytest
 from app.db import db
 from app.models import MoveRow, Table
 
-from .web_support import get_state, open_table, seat_student, server_game, teacher_client
+from .web_support import get_state, open_table, seat_student, server_game, teacher_client, tick
 
 pytestmark = pytest.mark.database
 SEATS = [{"kind": "human"}, {"kind": "human"}, {"kind": "computer"}]
@@ -48,10 +48,12 @@ def test_a_student_out_of_time_has_a_computer_make_the_move(app):
         changed = Table.query.filter_by(code=code).one().changed_at
     assert state["turn_deadline"] == pytest.approx(changed + 10)
     before = len(moves(app, code))
-    get_state(teacher, code)  # in time: nothing happens
+    tick(app)  # in time: nothing happens
     assert len(moves(app, code)) == before
     rewind(app, code, 11)
-    get_state(teacher, code)
+    get_state(teacher, code)  # (a read changes nothing)
+    assert len(moves(app, code)) == before
+    tick(app)
     made = moves(app, code)[before]
     assert made["timed_out"] is True and made["computer"] is True and made.get("player", actor) == actor
     seat = next(s for s in get_state(teacher, code)["seats"] if s["name"] == actor)
@@ -70,6 +72,7 @@ def test_a_computer_moving_for_a_student_out_of_time_names_no_work(app, rules, o
             break
         assert state["game"]["turn"] in students
         rewind(app, code, 11)
+        tick(app)
     else:
         pytest.fail("the deal did not end")
     with app.app_context():
@@ -92,14 +95,14 @@ def test_without_the_option_or_while_paused_nobody_moves_for_a_student(app):
     assert get_state(teacher, code)["turn_deadline"] is None
     before = len(moves(app, code))
     rewind(app, code, 3600)
-    get_state(teacher, code)
+    tick(app)
     assert len(moves(app, code)) == before
     teacher, code, _students = started(app, turn_seconds=10)
     assert teacher.post(f"/api/tables/{code}/pause", json={"paused": True}).status_code == 200
     assert get_state(teacher, code)["turn_deadline"] is None
     before = len(moves(app, code))
     rewind(app, code, 60)
-    get_state(teacher, code)
+    tick(app)
     assert len(moves(app, code)) == before
 
 

@@ -212,3 +212,21 @@ def server_game(hand):
     """The hand's game as this process's store holds it (a test reads it after the block lets it go)."""
     with store.playing(hand) as game:
         return game
+
+
+def tick(app, now: float | None = None) -> int:
+    """One beat of the game's clock (app/services/clock.py), as a served worker's makes five a second: the
+    polls' presence written down, then every table whose moment has come played on. A test's app runs no
+    clock of its own: time goes on where the test says."""
+    from app.services import clock
+
+    with app.app_context():
+        return clock.tick(now)
+
+
+def flush_presence(app) -> int:
+    """Write down the presence the polls noted (the first half of a clock's beat)."""
+    from app.services import clock
+
+    with app.app_context():
+        return clock.flush_presence()

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 from flask import current_app
 
 from .. import store
-from ..store import presence
+from ..store import presence, timing
 from ..decks.errors import N_, say
 from ..engine import match
 from ..engine.bots import BOTS, Bot, make_bot
@@ -294,12 +294,14 @@ def _make_bot(seat: SeatLike) -> Callable[[int], Bot]:
 
 
 def advance(table: TableLike, now: float | None = None) -> int:
-    """Let computer players move: one move once the pace has passed (every move with no pace). Returns
-    how many moved: the caller's table is to be read again when any did.
+    """Let computer players move: one move once the pace has passed (every move with no pace); a person
+    whose time ran out, or who has been away long enough, is looked at (_person_due). Returns how many
+    computer players moved: the caller's table is to be read again when any did.
 
-    Called on every poll, by any worker. A computer's move is a write like a person's: it takes the
-    table's lock and looks again, so of two workers that both see a computer player due, the second
-    finds the move made (and the pace started again) and does nothing."""
+    Called by the clock (app/services/clock.py) in every process, for each table it finds due, and after
+    a teacher's change that may let a computer move; never by a read. A computer's move is a write like
+    a person's: it takes the table's lock and looks again, so of two processes that both see a computer
+    player due, the second finds the move made (and the pace started again) and does nothing."""
     return _advance(table, now)[0]
 
 
@@ -462,7 +464,7 @@ def _person_due(table: TableLike, now: float) -> bool:
     limit = turn_limit(table)
     if limit is not None and now >= table.changed_at + limit:
         return _play_for(table, limit)
-    presence.put_off(table.id, table.version, _person_wait(table, actor, now, turn_start=table.changed_at))
+    timing.put_off(table.id, table.version, _person_wait(table, actor, now, turn_start=table.changed_at))
     return False
 
 

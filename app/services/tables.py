@@ -629,15 +629,23 @@ def stand_in(table: TableLike, position: Any, bot: str | None = None) -> Seat:
     return seat
 
 
-def hand_back(table: TableLike, positions: list[int]) -> None:
-    """The student's device polled: the computers standing in at these seats stop (a seat the device no
-    longer holds is left alone)."""
-    digests = {s.position: s.token_hash for s in table.seats if s.position in positions}
-    with changing(table) as table:
+def hand_back(table_id: int, seats: dict[int, str]) -> bool:
+    """The student's device polled: the computers standing in at these seats (seat id: the hash of the
+    token the device showed) stop. A seat the device no longer holds (another device let in since) is
+    left alone. Called by the clock, which writes down what the polls noted (app/services/clock.py);
+    True when a seat was handed back."""
+    def back(seat: SeatLike) -> bool:
+        return seat.id in seats and seat.stand_in and seat.token_hash == seats[seat.id]
+
+    table = store.by_id(table_id)
+    if table is None or not any(back(seat) for seat in table.seats):
+        return False
+    with changing(table) as row:
         now = time.time()
-        for seat in table.seats:
-            if seat.position in digests and seat.stand_in and seat.token_hash == digests[seat.position]:
-                deals.hand_back(table, seat, now)
+        handed = [seat for seat in row.seats if back(seat)]
+        for seat in handed:
+            deals.hand_back(row, seat, now)
+    return bool(handed)
 
 
 def start(table: TableLike) -> None:

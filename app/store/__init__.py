@@ -7,7 +7,8 @@
   by locking the table, rolls back and forgets the table's cached games when it fails;
 - games: `playing(deal)` gives the deal's game caught up with its log, held for the block: the only
   way to reach a game; `turn(table)` whose turn it is; `bot_for` a computer seat's player;
-- polls: `version_rows` and `etag`, shared by the fast poll and the state's view;
+- polls: `version_rows` and `etag`, shared by the fast poll and the state's view; `watch_reader`, the
+  state streams' one query for the tables they watch, and `changes`, each commit's table told to them;
 - presence: a seat's last poll, written at most once per `presence.WRITE_EVERY` seconds (`presence.mark_seen`).
 
 May import the models, the database, the engine and the decks; nothing of Flask's requests or of the
@@ -23,16 +24,16 @@ from ..models import Table
 from .codes import is_valid_code, normalize_code
 from .decks import SNAPSHOT_PREFIX, deck_by_ref, header_deck
 from .games import bot_for, evict, game_from_header, playing, record, turn
-from . import presence
-from .polls import etag, poll_reader, seen_due, unchanged_etag, version_rows
+from . import changes, presence
+from .polls import etag, poll_reader, seen_due, unchanged_etag, version_rows, watch_reader
 from .snapshots import DealLike, DealSnapshot, SeatLike, SeatSnapshot, TableLike, TableSnapshot, by_code, by_id
 from .writes import Gone, Stale, append_move, changing, commit_move, flush, moving, row_of
 
 __all__ = ["DATABASE_ERRORS", "rollback", "Gone", "DealLike", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatLike", "SeatSnapshot",
            "Stale", "TableLike", "TableSnapshot", "append_move",
-           "bot_for", "by_id", "changing", "commit_move", "deck_by_ref", "etag", "evict", "exists", "flush",
+           "bot_for", "by_id", "changes", "changing", "commit_move", "deck_by_ref", "etag", "evict", "exists", "flush",
            "game_from_header", "header_deck", "language_of", "moving", "playing", "poll_reader", "read", "record", "row_of",
-           "presence", "seen_due", "turn", "unchanged_etag", "version_rows"]
+           "presence", "seen_due", "turn", "unchanged_etag", "version_rows", "watch_reader"]
 
 
 # The database is not answering (the web app answers 503 and tries again), as SQLAlchemy says it.

@@ -1,5 +1,7 @@
 """The version poll's question, asked of the database in one small query, and the ETag of a table's
-state: shared by the fast poll in front of Flask (app/web/polling.py) and the state's own view."""
+state: shared by the fast poll in front of Flask (app/web/polling.py) and the state's own view. And the
+state streams' watcher's question (`watch_reader`): what every ETag of many tables depends on, in one
+query for them all."""
 from __future__ import annotations
 
 import time
@@ -22,6 +24,13 @@ VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bo
 
 Row = tuple[Any, ...]  # a row of VERSION_AND_SEATS
 
+# The watcher's query: for each table watched, what its states' ETags depend on (`etag`: the version, the
+# seats' tokens, and for the teacher the seats' presence).
+WATCHED = (select(Table.code, Table.version, Seat.position,
+                  # [2:] as presence.teacher_stamp reads a seat
+                  Seat.token_hash, Seat.seen_at, Seat.stand_in, Seat.claim_hash, Seat.claim_at, Seat.claim_refused)
+           .outerjoin(Seat, Seat.table_id == Table.id).where(Table.code.in_(bindparam("codes", expanding=True))))
+
 
 def etag(table_id: int, version: int, seat: int | None, teacher: bool, held: Iterable[int],
          presence: str = "") -> str:
@@ -32,12 +41,12 @@ def etag(table_id: int, version: int, seat: int | None, teacher: bool, held: Ite
     return f"t{table_id}-v{version}-{seen}s{'p' if seat is None else seat}-{int(teacher)}-{'.'.join(map(str, held))}"
 
 
-def seen_due(rows: Sequence[Row], tokens: object, now: float) -> list[int]:
-    """The ids of the seats (from `version_rows`) whose tokens the browser holds and whose presence is
-    due a write (presence.stale)."""
+def seen_due(rows: Sequence[Row], tokens: object, now: float) -> list[presence.Sighting]:
+    """What a poll notes of the seats (from `version_rows`) whose tokens the browser holds, as
+    presence.due: each whose stored time is stale, each a computer stands in for."""
     tokens = tokens if isinstance(tokens, dict) else {}
-    return [row[7] for row in rows
-            if token_matches(tokens.get(str(row[5])), row[6]) and presence.stale(row[8], now)]
+    return [(row[0], row[7], row[6] if row[9] else None) for row in rows
+            if token_matches(tokens.get(str(row[5])), row[6]) and (row[9] or presence.stale(row[8], now))]
 
 
 def version_rows(code: str) -> list[Row]:
@@ -61,20 +70,17 @@ def poll_reader(app: Flask) -> Callable[[str], list[Row]]:
 
 def unchanged_etag(rows: Sequence[Row], tokens: object, asked: str | None,
                    is_owner: Callable[[int], bool]) -> str | None:
-    """The ETag of the full answer, from `version_rows`, when no computer player is due and every token
-    the browser holds is good; None when only the full answer will do."""
+    """The ETag of the full answer, from `version_rows`, when every token the browser holds is good; None
+    when only the full answer will do. (A computer player due, or a seat to hand back, is the clock's:
+    app/services/clock.py. The full answer changes nothing either.)"""
     if not rows:
         return None
-    table_id, version, status, next_bot_at, owner = rows[0][:5]
-    if status == "playing" and time.time() >= next_bot_at:
-        return None  # a computer player may be due: the full answer lets it move
+    table_id, version, _status, _next_bot_at, owner = rows[0][:5]
     tokens = tokens if isinstance(tokens, dict) else {}
     mine = [row for row in rows if token_matches(tokens.get(str(row[5])), row[6])]
     held = sorted(row[5] for row in mine)
     if len(held) != len(tokens):
         return None  # a stale token: the full answer forgets it
-    if any(row[9] for row in mine):
-        return None  # a computer stands in for this browser's seat: the full answer hands it back
     seat: int | None
     if asked:  # (a seat asked for: not None, not "")
         try:
@@ -88,3 +94,35 @@ def unchanged_etag(rows: Sequence[Row], tokens: object, asked: str | None,
     teacher = owner is not None and is_owner(owner)
     stamp = presence.teacher_stamp([(row[5], row[6], *row[8:13]) for row in rows], time.time()) if teacher else ""
     return etag(table_id, version, seat, teacher, held, stamp)
+
+
+def fingerprints(rows: Iterable[Row], now: float) -> dict[str, str]:
+    """For each table in `rows` (of WATCHED), a text that changes whenever the ETag of any of its states
+    would: the version, the seats' tokens, the teacher's presence stamp. (A computer player's move, a turn
+    run out, changes the version: the game's clock makes them, in some process.)"""
+    tables: dict[str, tuple[int, list[Row]]] = {}
+    for row in rows:
+        tables.setdefault(row[0], (row[1], []))[1].append(row[2:])
+    found = {}
+    for code, (version, seats) in tables.items():
+        seated = sorted((seat for seat in seats if seat[0] is not None), key=lambda seat: seat[0])
+        tokens = ".".join(f"{seat[0]}:{seat[1] or ''}" for seat in seated)
+        found[code] = f"v{version}-{presence.teacher_stamp(seated, now)}-{tokens}"
+    return found
+
+
+def watch_reader(app: Flask) -> Callable[[Sequence[str]], dict[str, str]]:
+    """`fingerprints` of the tables with these codes, for the state streams' watcher (app/streaming.py),
+    outside any request: one statement on a connection of the app's own pool, in autocommit. A code with
+    no table is missing from the answer."""
+    with app.app_context():
+        engine = db.engine
+
+    def read(codes: Sequence[str]) -> dict[str, str]:
+        if not codes:
+            return {}
+        with fast.autocommit(engine) as connection:
+            rows = [tuple(row) for row in connection.execute(WATCHED, {"codes": list(codes)})]
+        return fingerprints(rows, time.time())
+
+    return read

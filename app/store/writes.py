@@ -5,12 +5,14 @@
 `append_move`, then `commit_move`). Either way the lock is taken first (app/db.py: SELECT ... FOR UPDATE
 on PostgreSQL, BEGIN IMMEDIATE on SQLite), so changes from every process and thread are made one after
 the other; a block that raises is rolled back and the table's cached games forgotten; a write that
-finds the table changed under it raises `Stale`, one that finds it gone `Gone`.
+finds the table changed under it raises `Stale`, one that finds it gone `Gone`. After each commit the
+table's code is published (changes.py), so this process's state streams look again at once.
 """
 from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterator
 
 from sqlalchemy import bindparam, insert, select, update
@@ -19,7 +21,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..db import begin_write, db, write_lock
 from ..models import MoveRow, Table
-from . import fast, games
+from . import changes, fast, games
 from .snapshots import TableLike, TableSnapshot, by_id
 
 
@@ -38,6 +40,8 @@ STORE_MOVE = insert(MOVES)
 NEXT_VERSION = (update(TABLES).where(TABLES.c.id == bindparam("table_id"), TABLES.c.version == bindparam("read"))
                 .values(version=bindparam("version"), changed_at=bindparam("changed_at"),
                         next_bot_at=bindparam("next_bot_at")))
+# The code of the table a `moving` block holds: `commit_move` (which is given no table) publishes it.
+_moving_code: ContextVar[str | None] = ContextVar("authors_moving_code", default=None)
 
 
 def _forget(table: TableLike) -> None:
@@ -70,9 +74,11 @@ def changing(table: TableLike) -> Iterator[Table]:
     if row is None:
         db.session.rollback()
         raise Gone(table.id)
+    code = row.code  # (read before the commit, which may expire the row's attributes)
     with _undone_on_failure(row):
         yield row
         db.session.commit()
+    changes.publish(code)
 
 
 @contextmanager
@@ -89,8 +95,12 @@ def moving(table: TableLike) -> Iterator[TableSnapshot]:
     if locked is None:  # (not while its row is locked)
         db.session.rollback()
         raise Gone(table.id)
-    with _undone_on_failure(locked):
-        yield locked
+    token = _moving_code.set(locked.code)
+    try:
+        with _undone_on_failure(locked):
+            yield locked
+    finally:
+        _moving_code.reset(token)
     if db.session().in_transaction():
         db.session.rollback()
 
@@ -131,5 +141,8 @@ def flush(row: Table) -> int:
 
 
 def commit_move() -> None:
-    """Commit the move's transaction."""
+    """Commit the move's transaction (and publish the table's change)."""
     db.session.commit()
+    code = _moving_code.get()
+    if code is not None:
+        changes.publish(code)

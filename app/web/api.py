@@ -74,8 +74,6 @@ def get_catalog():
 def list_tables():
     """The teacher's overview: each open table of theirs with its players and scores."""
     rows = tables.open_tables(current_user.id)
-    for table in rows:
-        deals.advance(table)
     etag = f"o{current_user.id}-{current_language()}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
@@ -131,13 +129,7 @@ def table_state(code: str):
         return _not_modified(unchanged)
     table = tables.read(code)
     held = seating.held_seats(table)
-    if held:
-        polling.mark_seen(held.values())
-        if any(s.stand_in for s in held.values()):  # she is back: the computer standing in stops
-            tables.hand_back(table, [p for p, s in held.items() if s.stand_in])
-            table = tables.read(code)
-    if deals.advance(table):
-        table = tables.read(code)
+    polling.mark_seen(held.values())  # noted for the clock to write down (and to hand a stood-in seat back)
     seat = asking.requested_seat(table, request.args.get("seat"))
     etag = _etag(table, seat)
     if request.if_none_match.contains(etag):

@@ -111,6 +111,23 @@ def openapi_document() -> dict[str, Any]:
                                       "schema": {"type": "integer"}}],
                 "responses": {"200": _json(STATE), "304": {"description": "Not modified."},
                               "403": _error("The seat is not this browser's (`not-your-seat`)."), "404": UNKNOWN}}},
+            "/api/tables/{code}/events": {"get": {
+                "summary": "The same state as GET /api/tables/{code}, pushed: a text/event-stream of `state` events.",
+                "description": "Asked and refused exactly as GET /api/tables/{code} (the same seat, the same "
+                               "errors). Each event is `event: state`, `id:` the table's version, `data:` the "
+                               "state's JSON with `server_time` (the server's clock, epoch seconds) added; the "
+                               "first at once, then one whenever what this browser is shown changes (the latest "
+                               "only, never a backlog); `: ping` comments keep it open. Last-Event-ID equal to "
+                               "the current version skips the first. Only `authors serve` streams: a plain WSGI "
+                               "server answers 406 `streams-unavailable`; a browser with too many streams open "
+                               "gets 429 `too-many-streams`. Either way, poll GET /api/tables/{code}.",
+                "parameters": [CODE, {"name": "seat", "in": "query", "required": False,
+                                      "description": "Which of this browser's seats (pass-and-play).",
+                                      "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "The stream.", "content": {"text/event-stream": {}}},
+                              "403": _error("The seat is not this browser's (`not-your-seat`)."), "404": UNKNOWN,
+                              "406": _error("This server does not stream (`streams-unavailable`)."),
+                              "429": _error("Too many streams open in this browser (`too-many-streams`).")}}},
             "/api/tables/{code}/deck": {"get": {
                 "summary": "The deck as played (regrouped or doubled as the options say); public.",
                 "parameters": [CODE], "responses": {"200": _json({"$ref": "#/components/schemas/Deck"}),
@@ -127,7 +144,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/tables/{code}/join": {"post": {
                 "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
                 "description": "A browser that already has a seat here gets it back (`rejoined`). The name of "
-                               "an away student's seat (no poll from her screen for 30 s) is no refusal: this "
+                               "an away student's seat (no poll from her screen for 45 s) is no refusal: this "
                                "browser asks for the seat back (202, `asking`) and waits for the teacher (GET "
                                "/api/tables/{code}/ask); a request lasts 10 minutes. Every device that asks is "
                                "kept, none replaces another: the teacher's state lists them (`asks`). A browser "

@@ -11,8 +11,8 @@ token, an answer with nothing to translate.
 
 Anything else goes on to Flask, which answers it as it answers every request, so there is one error
 format and one language edge:
-- before the move is played, or for a state, the door has changed nothing the view would not change
-  again (a seat's presence, a computer player's due move), and the request simply goes on to the view;
+- before the move is played, or for a state, the door has changed nothing (a state notes its seats'
+  presence for the clock, as the view does), and the request simply goes on to the view;
 - once `moves.play` has run, the request is never played twice: its answer, a refusal or an error is
   made by Flask in a request context of this request (`_in_flask`: the app's error handlers
   and after-request hooks, as the view's own would be).
@@ -31,7 +31,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_cookie, parse_etags, parse_options_header
 from werkzeug.routing import RequestRedirect
 
-from ..services import deals, moves, reading, schemas
+from ..services import moves, reading, schemas
 from ..services.errors import ServiceError
 from . import api, asking, csrf, seating
 from .errors import BODY_TIMED_OUT
@@ -64,7 +64,7 @@ class PlayDoor:
         # decoded is handed on to Flask's session in the environ, not verified twice.
         self.sessions: CookieSessions = app.session_interface  # type: ignore[assignment]
         self.rows = reading.poll_reader(app)
-        self.mark_seen = reading.presence.writer(app)
+        self.mark_seen = reading.presence.recorder(app)
         # Bound once: binding the URL map to each request's environ costs more than the poll's query.
         self.routes = app.url_map.bind("localhost")
 
@@ -132,15 +132,10 @@ class PlayDoor:
         with self.app.app_context():  # (its end closes the database session: app/db.py)
             table = reading.read(code)
             held = self._held(table, tokens)
-            if any(seat.stand_in for seat in held.values()):
-                raise Declined  # she is back: the view hands her seat back from the computer
             if not environ.get(SEEN):
                 now = time.time()
-                reading.presence.mark_seen([s.id for s in held.values() if reading.presence.stale(s.seen_at, now)], now)
+                self.mark_seen(reading.presence.due(held.values(), now), now)
                 environ[SEEN] = True
-            if deals.advance(table):
-                table = reading.read(code)
-                held = self._held(table, tokens)
             seat = self._asked_seat(held, asked)
             tag = api.state_etag(table, seat, held, teacher=False)
             if environ.get("HTTP_IF_NONE_MATCH") and parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains(tag):
@@ -170,7 +165,7 @@ class PlayDoor:
         rows = self.rows(code)
         environ[CHECKED] = True  # the view need not run the same query again to find the same answer
         now = time.time()
-        due = reading.seen_due(rows, tokens, now)  # presence: a write at most every WRITE_EVERY s a seat
+        due = reading.seen_due(rows, tokens, now)  # presence, noted for the clock to write down
         if due:
             self.mark_seen(due, now)
         environ[SEEN] = True

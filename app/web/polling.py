@@ -8,8 +8,9 @@ Two doors lead to it:
   reads the signed session cookie with Flask's own serializer, runs the query and answers 304 with the
   usual headers (and a changed state in full);
 - `not_modified_etag`, inside the view, does the same for everyone else (teachers, projectors).
-Anything else (a change, a computer player due, a stale token, a seat that is not the browser's, a
-database error) goes on to the full answer of api.table_state, which builds the same ETag.
+Anything else (a change, a stale token, a seat that is not the browser's, a database error) goes on to
+the full answer of api.table_state, which builds the same ETag. Neither writes: a poll notes its seats'
+presence for the clock (app/services/clock.py), which also keeps the game's time.
 """
 from __future__ import annotations
 
@@ -44,9 +45,10 @@ def not_modified_etag(code: str) -> str | None:
 
 
 def mark_seen(seats) -> None:
-    """The full answer's part of presence: these seats (held by the browser) polled now. Written only
-    when the stored time is old (presence.WRITE_EVERY), and not again when a poll door already did."""
+    """The full answer's part of presence: these seats (held by the browser) polled now. Noted in this
+    process's buffer, which the clock writes down (app/store/presence.py), and not again when a poll door
+    already noted them."""
     if request.environ.get(SEEN):
         return
     now = time.time()
-    reading.presence.mark_seen([s.id for s in seats if reading.presence.stale(s.seen_at, now)], now)
+    reading.presence.mark_seen(reading.presence.due(seats, now), now)

@@ -40,8 +40,12 @@ def live_app(tmp_path_factory):
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    from app.services.clock import Clock
+
+    clock = Clock().start(app)  # the game's time, as each worker of `authors serve` keeps it
     app.base_url = f"http://127.0.0.1:{server.server_port}"
     yield app
+    clock.stop()
     server.shutdown()
     thread.join(5)
     with app.app_context():
@@ -110,3 +114,38 @@ def teacher_page(live_app, new_page):
         return page
 
     return make
+
+
+@pytest.fixture(scope="module")
+def served_app(tmp_path_factory):
+    """The app as `authors serve` serves it (granian, the state streams in front of Flask: app/streaming.py)
+    in a process of its own on a temporary SQLite database, where `live_app` is a werkzeug thread (which
+    cannot stream). Its `base_url`, its `server` (tests/server_support.py), and an app on the same database
+    for what a test reads or writes itself (the teacher "Ms Teacher" is made in it)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: install the Debian package `chromium` to run the browser tests")
+    from app import create_app
+    from app.db import db
+
+    from ..server_support import Server
+
+    folder = tmp_path_factory.mktemp("e2e-served")
+    url = f"sqlite:///{folder / 'served.sqlite3'}"
+    server = Server(url, folder / "instance", workers=1, threads=2,
+                    env={"AUTHORS_BOT_PACE_SECONDS": "0.5", "AUTHORS_HAND_PAUSE_SECONDS": "0"}).start()
+    old = os.environ.get("AUTHORS_INSTANCE_PATH")
+    os.environ["AUTHORS_INSTANCE_PATH"] = str(folder / "test-instance")
+    try:
+        app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    finally:
+        if old is None:
+            os.environ.pop("AUTHORS_INSTANCE_PATH", None)
+        else:
+            os.environ["AUTHORS_INSTANCE_PATH"] = old
+    make_teacher(app)
+    app.base_url = f"http://127.0.0.1:{server.port}"
+    app.server = server
+    yield app
+    server.stop()
+    with app.app_context():
+        db.engine.dispose()

@@ -1,5 +1,5 @@
 /* Shared by every screen: the scripts' messages in the page's language, building the DOM, the JSON API, and
-   polling with ETag/304. Every text goes in with textContent: nothing from the server is parsed as HTML.
+   watching a table: its event stream, else polling with ETag/304. Every text goes in with textContent: nothing from the server is parsed as HTML.
    An ES module: the screens import what they use (deck.js, events.js, table.js and a11y.js build on it). */
 
 /* Translations: the page carries the scripts' messages in its language (app/i18n.py, a JSON data block,
@@ -109,9 +109,9 @@ export async function api(method, url, body) {
   return data;
 }
 
-/* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
-/* The server's clock, from the Date header of the last poll (to the second): a turn's time limit is the
-   server's, whatever the phone's clock says. serverNow() is in epoch seconds. */
+/* The server's clock, from the Date header of the last poll or the `server_time` of the last streamed state
+   (to the second): a turn's time limit is the server's, whatever the phone's clock says. serverNow() is in
+   epoch seconds. */
 let clockOffset = 0;
 function noteServerDate(response) {
   const date = Date.parse(response.headers.get("Date") || "");
@@ -119,9 +119,11 @@ function noteServerDate(response) {
 }
 export function serverNow() { return Date.now() / 1000 + clockOffset; }
 
+/* Poll a URL: If-None-Match with the last ETag, so an unchanged table costs a 304 and nothing else. */
 export function poller(urlFor, onData, onError) {
-  let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000;
+  let etag = null, lastUrl = null, timer = null, busy = false, again = false, delay = 1000, running = false;
   async function tick() {
+    if (!running) return;
     if (busy) { again = true; return; }
     busy = true;
     if (timer) { clearTimeout(timer); timer = null; }
@@ -146,13 +148,101 @@ export function poller(urlFor, onData, onError) {
       if (onError) onError(gettext("The connection dropped; trying again…"), 0);
     }
     busy = false;
+    if (!running) { again = false; return; }
     if (again) { again = false; tick(); return; }
     timer = setTimeout(tick, delay);
   }
   return {
-    start: tick,
+    start: function () { running = true; tick(); },
+    stop: function () { running = false; again = false; if (timer) { clearTimeout(timer); timer = null; } },
     now: function () { etag = null; tick(); },
     take: function (data, tag) { if (data.poll_ms) delay = data.poll_ms; etag = tag || null; },
+  };
+}
+
+/* Watch a table's state (the URL of its GET): pushed by the server's event stream for that URL (+ "/events",
+   the same JSON as the GET, `server_time` added), else polled. The stream is tried first; when it gives no
+   state within STREAM_FIRST_MS, is refused or fails, the poll takes over and the stream is tried again every
+   STREAM_RETRY_MS. A dropped stream is opened again by the browser itself, naming the last version it had
+   (Last-Event-ID). A hidden tab holds no stream and sends no poll; shown again, it asks at once.
+   Returns what poller returns: start(), now() (a changed URL opens its own stream), take(). */
+const STREAM_FIRST_MS = 5000, STREAM_RETRY_MS = 30000;
+export function watch(urlFor, onData, onError) {
+  const poll = poller(urlFor, onData, onError);
+  const canStream = typeof window.EventSource === "function";
+  let source = null, sourceUrl = null, live = false, failed = !canStream, polling = false, started = false;
+  let firstTimer = null, retryTimer = null;
+
+  function hidden() { return document.visibilityState === "hidden"; }
+  function eventsUrl(url) {
+    const target = new URL(url, window.location.href);
+    target.pathname = target.pathname.replace(/\/$/, "") + "/events";
+    return target.pathname + target.search;
+  }
+  function closeStream() {
+    clearTimeout(firstTimer);
+    firstTimer = null;
+    if (source) { source.close(); source = null; }
+    live = false;
+  }
+  function startPolling() {
+    if (!polling) { polling = true; poll.start(); }
+    clearTimeout(retryTimer);
+    if (canStream) retryTimer = setTimeout(function () { if (!hidden()) openStream(); }, STREAM_RETRY_MS);
+  }
+  function stopPolling() {
+    clearTimeout(retryTimer);
+    if (polling) { polling = false; poll.stop(); }
+  }
+  function fallBack() {
+    closeStream();
+    failed = true;
+    startPolling();
+  }
+  function openStream() {
+    closeStream();
+    sourceUrl = urlFor();
+    const stream = new EventSource(eventsUrl(sourceUrl));
+    source = stream;
+    firstTimer = setTimeout(fallBack, STREAM_FIRST_MS);
+    stream.addEventListener("state", function (event) {
+      if (stream !== source) return;
+      let data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      clearTimeout(firstTimer);
+      firstTimer = null;
+      if (typeof data.server_time === "number") clockOffset = data.server_time - Date.now() / 1000;
+      delete data.server_time;
+      live = true;
+      failed = false;
+      stopPolling();
+      onData(data);
+    });
+    stream.addEventListener("open", function () {
+      // Opened again after a drop: the server sends a state only once there is a newer one than the last.
+      if (stream === source && live) { clearTimeout(firstTimer); firstTimer = null; }
+    });
+    stream.addEventListener("error", function () {
+      if (stream !== source) return;
+      if (stream.readyState === EventSource.CLOSED) { fallBack(); return; }  // refused: poll
+      if (!firstTimer) firstTimer = setTimeout(fallBack, STREAM_FIRST_MS);  // the browser tries again meanwhile
+    });
+  }
+  function resume() {
+    if (failed) startPolling();
+    else openStream();
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!started) return;
+    if (hidden()) { closeStream(); stopPolling(); } else resume();
+  });
+  return {
+    start: function () { started = true; if (!hidden()) resume(); },
+    now: function () {
+      if (source && urlFor() !== sourceUrl) openStream();
+      else if (polling) poll.now();
+    },
+    take: function (data, tag) { poll.take(data, tag); },
   };
 }
 

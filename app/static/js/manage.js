@@ -1,5 +1,5 @@
 /* The teacher's table page: who has joined, rename/remove/computer per seat, start, close, records. */
-import { api, clear, el, gettext, lang, poller, serverNow, totals } from "./common.js";
+import { api, clear, el, gettext, lang, serverNow, totals, watch } from "./common.js";
 
 const NETWORK_EVERY_MS = 30000;  // how often the page asks whether its network's joins are limited
 const NO_PHONE_AFTER_S = 120;  // no phone this long after opening: the page links the network check
@@ -201,7 +201,7 @@ function start(root) {
   closeButton.addEventListener("click", function () {
     if (window.confirm(gettext("Close this table? Students will no longer be able to play at it."))) act("POST", base + "/close");
   });
-  const poll = poller(function () { return base; }, draw, showError);
+  const poll = watch(function () { return base; }, draw, showError);
   poll.start();
   window.setTimeout(checkNetwork, NETWORK_EVERY_MS);
   window.setInterval(drawNoPhone, 10000);

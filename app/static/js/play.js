@@ -2,7 +2,7 @@
    screen hides every hand until the next player taps "I'm <name>", and no seat's state is even fetched
    before that. */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
-import { api, clear, el, fillNodes, gettext, lang, ngettext, poller, serverNow } from "./common.js";
+import { api, clear, el, fillNodes, gettext, lang, ngettext, serverNow, watch } from "./common.js";
 import { cardFace, groupBySet } from "./cards.js";
 import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
@@ -47,7 +47,7 @@ function start(root) {
     noteTimer = setTimeout(function () { noteLine.hidden = true; }, 5000);
   }
 
-  const poll = poller(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
+  const poll = watch(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
 
   /* A turn's time limit (the table's turn_seconds): the seconds left beside the status, said aloud at most
      once a minute and at 10 s left. */

@@ -6,7 +6,7 @@
    that the match is over, in words (the tiles mark the turn). */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
 import { setStack } from "./cards.js";
-import { api, clear, el, fillNodes, gettext, lang, ngettext, poller, totals } from "./common.js";
+import { api, clear, el, fillNodes, gettext, lang, ngettext, totals, watch } from "./common.js";
 import { deckIndex, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
 import { renderSummary } from "./table.js";
@@ -141,6 +141,7 @@ function start(root) {
 
   function draw(s) {
     last = s;
+    root.dataset.version = s.version;
     const game = s.game, playing = s.status !== "lobby";
     root.classList.toggle("is-lobby", !playing);
     root.classList.toggle("is-playing", playing);
@@ -163,7 +164,7 @@ function start(root) {
 
   api("GET", root.dataset.deckUrl).then(function (deck) {
     index = deckIndex(deck);
-    poller(function () { return root.dataset.api; }, draw, function (m) { statusLine.textContent = m; }).start();
+    watch(function () { return root.dataset.api; }, draw, function (m) { statusLine.textContent = m; }).start();
   });
 }
 

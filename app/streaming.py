@@ -1,0 +1,389 @@
+"""A state stream per screen: GET /api/tables/<code>/events, pushed as server-sent events by each worker of
+`authors serve`, in front of the ServedApp (app/serving.py), which answers everything else unchanged.
+
+Starlette routes the one URL to a stream (sse-starlette's EventSourceResponse writes the event-stream
+format, its pings and its disconnects) and the rest to the ServedApp. A stream waits on the worker's event
+loop, holding no app thread; each state it sends is built by the very view that answers GET
+/api/tables/<code> (same cookies, query and language), run on the ServedApp's threads like any request:
+
+- Opening: the Flask view behind the events URL (app/web/events.py) answers first, with the number of
+  streams this browser already holds (its session cookie, else its address) in the environ. Anything
+  but a 200 (404 for a wrong code, counted as a guess; 403; 429 ...) is that ordinary answer. A 200
+  starts the stream: a comment at once (buffering proxies pass it), then that state, unless the request's
+  Last-Event-ID names its version already.
+- One build per change per identity (the request's path, query and the headers a view reads: its
+  cookies, language and host): a Flight, shared by that browser's screens of the table. It asks the GET
+  again with If-None-Match, so an unchanged view is a 304; a build asked for while one runs makes one
+  more after it, never two at once. A stream sends the Flight's latest state when it can: a slow screen
+  skips states, never reads a backlog. Each event carries `server_time` (the page's clock offset: an
+  EventSource cannot read the Date header).
+- Changes: this process's commits are told at once (app/store/changes.py, through events.subscribe);
+  every WATCH_SECONDS one query reads, for all the tables the process's streams watch, what their states'
+  ETags depend on (the version, the seats' tokens and presence), so another process's or host's commit
+  is seen within that. A table whose fingerprint changed has its Flights built again; every
+  REFRESH_SECONDS each is built again anyway, which keeps its seats' presence (a stream is a screen that
+  looks) at the rate presence is written.
+- A build that answers anything but 200 or 304 (the table gone, the database not answering, ...)
+  ends its streams; the page then polls, and says what the poll is told.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, AsyncIterator, Callable
+
+import orjson
+from flask import Flask
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.routing import Mount, Route
+
+from .serving import Receive, Scope, Send, ServedApp
+from .web import events
+
+PING_SECONDS = "AUTHORS_STREAM_PING_SECONDS"  # the environment's setting of the interval between pings
+PING_DEFAULT = 15.0
+WATCH_SECONDS = 0.1     # the watcher's query, at most this far apart (sooner when this process committed)
+REFRESH_SECONDS = 5.0   # a Flight built again at least this often: its seats' presence noted, as a poll notes it
+RETRY_MS = 2000         # how long an EventSource waits before it opens a dropped stream again
+SEND_SECONDS = 30.0     # a screen that takes no byte for this long is gone (a phone off the Wi-Fi): its stream ends
+# What a view reads of a request besides its path and query: the identity of a Flight.
+IDENTITY = (b"cookie", b"accept-language", b"host", b"authorization", b"x-forwarded-for", b"x-forwarded-proto",
+            b"x-forwarded-host", b"x-forwarded-port", b"x-forwarded-prefix")
+# Headers of the stream's request that a build must not send on (it sends its own Accept, If-None-Match).
+NOT_PASSED = {b"accept", b"if-none-match", b"if-modified-since", b"last-event-id", b"cache-control", b"pragma",
+              b"content-length", b"content-type", b"transfer-encoding"}
+# Headers of the opening answer that are the JSON's, not the stream's.
+ANSWER_ONLY = {b"content-type", b"content-length", b"etag", b"cache-control", b"vary"}
+
+log = logging.getLogger("authors.streaming")
+
+
+@dataclass(frozen=True)
+class State:
+    """A state as the view answered it: its version, its ETag (as sent back in If-None-Match), its JSON."""
+    version: int
+    etag: bytes
+    body: bytes
+    code: str
+
+
+def state_of(headers: list[tuple[bytes, bytes]], body: bytes) -> State | None:
+    etag = next((value for name, value in headers if name == b"etag"), None)
+    try:
+        data = orjson.loads(body)
+        return State(int(data["version"]), etag or b"", body.rstrip(), str(data["code"]))
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
+        return None
+
+
+class Flight:
+    """One identity's state of one table, built once per change and shared by its streams."""
+
+    def __init__(self, streams: "Streams", table: "Watched", key: tuple[Any, ...], scope: Scope) -> None:
+        self.streams, self.table, self.key, self.scope = streams, table, key, scope
+        self.state: State | None = None
+        self.readers = 0
+        self.building = self.again = self.ended = False
+        self.built_at = 0.0
+        self._changed = asyncio.Event()
+
+    def adopt(self, state: State) -> None:
+        """A state built for this identity: the Flight's latest, unless it is older or the same."""
+        current = self.state
+        if current is not None and (state.version < current.version or state.etag == current.etag):
+            return
+        self.state = state
+        self._tell()
+
+    def end(self) -> None:
+        self.ended = True
+        self._tell()
+
+    def _tell(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def changed(self) -> None:
+        await self._changed.wait()
+
+    def refresh(self) -> None:
+        """Build the state again (once more after the build under way, if one is)."""
+        if self.ended:
+            return
+        if self.building:
+            self.again = True
+            return
+        self.building = True
+        self.streams.spawn(self._build())
+
+    async def _build(self) -> None:
+        try:
+            while not self.ended:
+                self.again = False
+                self.built_at = time.monotonic()
+                headers = [(name, value) for name, value in self.scope["headers"] if name not in NOT_PASSED]
+                headers.append((b"accept", b"application/json"))
+                if self.state is not None and self.state.etag:
+                    headers.append((b"if-none-match", self.state.etag))
+                status, answer_headers, body = await self.streams.served.respond({**self.scope, "headers": headers})
+                if status == 200 and (state := state_of(answer_headers, body)) is not None:
+                    self.adopt(state)
+                elif status != 304:
+                    self.end()  # the page polls, and is told why
+                if not self.again:
+                    return
+        finally:
+            self.building = False
+
+
+class Watched:
+    """A table some stream of this process watches: its fingerprint as last read, and its Flights."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.fingerprint: str | None = None  # None: not read yet, so the first read builds again
+        self.flights: dict[tuple[Any, ...], Flight] = {}
+
+
+class Stream(EventSourceResponse):
+    """sse-starlette's response, which tells when it is over, however it ends."""
+
+    def __init__(self, content: AsyncIterator[ServerSentEvent], closed: Callable[[], None], ping: float) -> None:
+        super().__init__(content, ping=ping, ping_message_factory=lambda: ServerSentEvent(comment="ping"),
+                         send_timeout=SEND_SECONDS)
+        self.closed = closed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:  # type: ignore[override]
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+
+
+class Streams:
+    """The state streams of one worker process, as an ASGI app for the events URL."""
+
+    def __init__(self, served: ServedApp, flask_app: Flask, ping: float | None = None) -> None:
+        self.served = served
+        self.ping = ping if ping is not None else float(os.environ.get(PING_SECONDS) or PING_DEFAULT)
+        self.fingerprints = events.watch_reader(flask_app)
+        self.subscribe = events.subscribe
+        self.cookie = flask_app.config["SESSION_COOKIE_NAME"]
+        self.tables: dict[str, Watched] = {}
+        self.browsers: dict[str, int] = {}  # a browser's open streams (its session cookie, else its address)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.watcher: asyncio.Task[None] | None = None
+        self.poke = asyncio.Event()
+        self.watch_thread = ThreadPoolExecutor(1, thread_name_prefix="watch")  # the query, off the loop
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.stopping = False
+        self.failing = False  # the watcher's query fails (said once in the log, not every tick)
+
+    def spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)  # (the loop keeps only a weak reference)
+        task.add_done_callback(self.tasks.discard)
+
+    # ------------------------------------------------------------------------------------------------
+    # Opening a stream
+    # ------------------------------------------------------------------------------------------------
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "GET":
+            await self.served(scope, receive, send)  # HEAD, POST ...: the app's own answer
+            return
+        if self.stopping:  # the page polls, on a worker that runs
+            await _answer(send, 503, [(b"retry-after", b"1"), (b"content-length", b"0")], b"")
+            return
+        request = Request(scope)
+        browser = request.cookies.get(self.cookie) or (request.client.host if request.client else "")
+        opened = self.browsers.get(browser, 0)
+        self.browsers[browser] = opened + 1  # held from here, so that streams opened at once are all counted
+        try:
+            headers = [(name, value) for name, value in scope["headers"] if name != b"if-none-match"]
+            status, answer_headers, body = await self.served.respond(
+                {**scope, "headers": headers}, environ_extra={events.OPEN_STREAMS: opened})
+            first = state_of(answer_headers, body) if status == 200 else None
+        except BaseException:
+            self._release(browser)
+            raise
+        if first is None:
+            self._release(browser)
+            await _answer(send, status, answer_headers, body)
+            return
+        flight = self._join(first, scope)
+        skip = request.headers.get("last-event-id") == str(first.version)
+
+        def closed() -> None:
+            self._leave(flight)
+            self._release(browser)
+
+        response = Stream(self._events(flight, first, skip), closed, self.ping)
+        response.raw_headers.extend((name, value) for name, value in answer_headers if name not in ANSWER_ONLY)
+        await response(scope, receive, send)
+
+    async def _events(self, flight: Flight, first: State, skip: bool) -> AsyncIterator[ServerSentEvent]:
+        yield ServerSentEvent(comment="stream", retry=RETRY_MS)
+        if not skip:
+            yield _event(first)
+        sent = first
+        while True:
+            state = flight.state
+            if state is not None and state.etag != sent.etag and state.version >= sent.version:
+                sent = state
+                yield _event(state)
+                continue
+            if flight.ended:
+                return
+            await flight.changed()
+
+    def _join(self, first: State, scope: Scope) -> Flight:
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            self.subscribe(self._published)
+            self._end_on_stop()
+        headers = dict((name, value) for name, value in scope["headers"] if name in IDENTITY)
+        key = (scope["path"], scope["query_string"], tuple(sorted(headers.items())))
+        table = self.tables.get(first.code)
+        if table is None:
+            table = self.tables[first.code] = Watched(first.code)
+        flight = table.flights.get(key)
+        if flight is None or flight.ended:
+            path = scope["path"].rsplit("/", 1)[0]  # the state's own URL: /api/tables/<code>
+            plain = {name: scope[name] for name in ("type", "asgi", "http_version", "scheme", "server", "client",
+                                                    "root_path", "query_string") if name in scope}
+            state_scope = {**plain, "method": "GET", "path": path, "raw_path": path.encode(),
+                           "headers": scope["headers"]}
+            flight = table.flights[key] = Flight(self, table, key, state_scope)
+            flight.built_at = time.monotonic()
+        flight.adopt(first)
+        flight.readers += 1
+        if self.watcher is None:
+            self.watcher = self.loop.create_task(self._watch())
+        return flight
+
+    def _leave(self, flight: Flight) -> None:
+        flight.readers -= 1
+        table = flight.table
+        if flight.readers <= 0 and table.flights.get(flight.key) is flight:
+            del table.flights[flight.key]
+            if not table.flights and self.tables.get(table.code) is table:
+                del self.tables[table.code]
+
+    def _release(self, browser: str) -> None:
+        left = self.browsers.get(browser, 1) - 1
+        if left > 0:
+            self.browsers[browser] = left
+        else:
+            self.browsers.pop(browser, None)
+
+    # ------------------------------------------------------------------------------------------------
+    # Changes
+    # ------------------------------------------------------------------------------------------------
+    def _published(self, code: str) -> None:
+        """In the thread that committed: hand the change to the loop."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(self._changed, code)
+        except RuntimeError:  # the loop is shutting down
+            pass
+
+    def _changed(self, code: str) -> None:
+        if code in self.tables:
+            self.poke.set()  # the watcher reads now, not at its next tick
+
+    async def _watch(self) -> None:
+        """While any stream is open: the fingerprints of the watched tables, every WATCH_SECONDS or at once
+        after this process's commits; a table whose fingerprint changed has its Flights built again."""
+        loop = asyncio.get_running_loop()
+        try:
+            while self.tables:
+                self.poke.clear()
+                codes = list(self.tables)
+                try:
+                    found: dict[str, str] | None = await loop.run_in_executor(self.watch_thread, self.fingerprints,
+                                                                              codes)
+                except Exception as exc:  # noqa: BLE001 - the database may be back at the next look
+                    if not self.failing:
+                        log.warning("the state streams could not read the tables' versions: %s", exc)
+                    self.failing, found = True, None
+                else:
+                    self.failing = False
+                now = time.monotonic()
+                for code in codes:
+                    table = self.tables.get(code)
+                    if table is None:
+                        continue
+                    fingerprint = found.get(code, "gone") if found is not None else table.fingerprint
+                    changed = fingerprint != table.fingerprint
+                    table.fingerprint = fingerprint
+                    for flight in list(table.flights.values()):
+                        if changed or now - flight.built_at >= REFRESH_SECONDS:
+                            flight.refresh()
+                try:
+                    await asyncio.wait_for(self.poke.wait(), WATCH_SECONDS)
+                except asyncio.TimeoutError:
+                    pass
+        finally:
+            self.watcher = None
+
+    def _end_on_stop(self) -> None:
+        """granian stops a worker with SIGTERM (or SIGINT) and waits for its connections to end before the
+        lifespan's shutdown: the streams end at the signal, or they would hold the worker until it is
+        killed. The handler granian's loop set is kept: it is called after this one (asyncio learns of the
+        signal from its wakeup fd in any case)."""
+        try:
+            for number in (signal.SIGTERM, signal.SIGINT):
+                previous = signal.getsignal(number)
+
+                def stop(signum: int, frame: Any, previous: Any = previous) -> None:
+                    loop = self.loop
+                    if loop is not None and not loop.is_closed():
+                        loop.call_soon_threadsafe(self.close)
+                    if callable(previous):
+                        previous(signum, frame)
+
+                signal.signal(number, stop)
+        except ValueError:  # not the main thread (an embedding server): the streams end with the worker
+            pass
+
+    def close(self) -> None:
+        """The worker stops: every stream ends (its page opens it again, on a worker that runs)."""
+        self.stopping = True
+        for table in list(self.tables.values()):
+            for flight in list(table.flights.values()):
+                flight.end()
+
+
+def _event(state: State) -> ServerSentEvent:
+    """The state's event: its JSON with the server's clock added (the page's turn timer counts on it)."""
+    body = state.body
+    if body.startswith(b"{") and body != b"{}":
+        body = b'{"server_time":%.3f,' % time.time() + body[1:]
+    return ServerSentEvent(data=body.decode(), event="state", id=str(state.version))
+
+
+async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def front(served: ServedApp, flask_app: Flask) -> Starlette:
+    """The worker's ASGI app: the events URL to its stream, everything else to the ServedApp."""
+    streams = Streams(served, flask_app)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        streams.close()
+
+    return Starlette(routes=[Route("/api/tables/{code}/events", streams), Mount("", app=served)], lifespan=lifespan)

@@ -1,0 +1,243 @@
+"""The state stream's parts that need no server of their own (tests/test_streams.py has real ones):
+
+- under a plain WSGI server the events URL asks the state's own view first (a wrong code is its 404,
+  counted as a guess), then says in the reader's language that streams need `authors serve`;
+- every commit that changes a table is published to this process's listeners, a rolled-back one never;
+- the watcher's fingerprint of a table changes with what the states' ETags depend on;
+- a Flight builds one state at a time (a change during a build makes one more build, not a queue), and a
+  stream that reads slowly is sent the latest state, never a backlog.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import orjson
+import pytest
+
+from app import store
+from app.services import deals
+from app.streaming import Flight, State, Streams, Watched
+
+from .web_support import choose_move, deck_of, get_state, open_table, seat_student, teacher_client
+
+
+def test_a_plain_wsgi_server_answers_the_events_url_as_the_get_then_says_streams_need_authors_serve(app):
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    student = seat_student(app, code, "Anna")
+    for browser in (teacher, student, app.test_client()):
+        answer = browser.get(f"/api/tables/{code}/events", headers={"Accept": "text/event-stream"})
+        assert answer.status_code == 406
+        assert answer.get_json()["error"]["code"] == "streams-unavailable"
+        assert "authors serve" in answer.get_json()["error"]["message"]
+    french = student.get(f"/api/tables/{code}/events?lang=fr").get_json()["error"]["message"]
+    assert "authors serve" in french and "chaque seconde" in french
+    assert student.get(f"/api/tables/{code}/events?seat=2").status_code == 403  # not hers: the GET's refusal
+
+
+def test_a_wrong_code_on_the_events_url_counts_as_a_wrong_guess(app):
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    guesser = app.test_client()
+    for n in range(app.config["JOIN_GUESS_LIMIT"]):
+        wrong = f"XXXX{'ACEFHKMNPRTWXY34679'[n % 19]}{'ACEFHKMNPRTWXY34679'[n // 19]}"
+        answer = guesser.get(f"/api/tables/{wrong}/events")
+        assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "unknown-code"
+    assert guesser.get(f"/api/tables/{code}").status_code == 429  # blocked, the GET as well
+    assert app.test_client().get(f"/api/tables/{code}").status_code == 200  # not another browser
+
+
+def test_every_commit_that_changes_a_table_is_published(play_app):
+    app = play_app
+    published: list[str] = []
+    unsubscribe = store.changes.subscribe(published.append)
+    try:
+        teacher = teacher_client(app)
+        code = open_table(teacher)
+        students = {name: seat_student(app, code, name) for name in ("Anna", "Boris")}
+        assert published and set(published) == {code}  # a join: `changing`
+        published.clear()
+        assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+        assert published.count(code) >= 1
+        published.clear()
+        turn = get_state(teacher, code)["game"]["turn"]
+        if turn in students:  # a move: `moving`, then `commit_move`
+            state = get_state(students[turn], code)
+            move = choose_move(state, deck_of(teacher, code), random.Random(1))
+            answer = students[turn].post(f"/api/tables/{code}/moves", json={"version": state["version"], "move": move})
+            assert answer.status_code == 200, answer.get_json()
+        else:
+            with app.app_context():
+                assert deals.advance(store.read(code)) >= 1
+        moved = len(published)
+        assert moved >= 1 and set(published) == {code}
+        with app.app_context():
+            with pytest.raises(RuntimeError):
+                with store.changing(store.read(code)) as row:
+                    row.name = "Renamed"
+                    raise RuntimeError("changed my mind")
+            assert len(published) == moved  # rolled back: nothing to tell
+            assert store.read(code).name != "Renamed"
+    finally:
+        unsubscribe()
+    published.clear()
+    seat_student(app, open_table(teacher_client(app, "Other")), "Boris")
+    assert not published  # unsubscribed
+
+
+def test_the_watchers_fingerprint_follows_what_the_etags_depend_on(play_app):
+    app = play_app
+    teacher = teacher_client(app)
+    code = open_table(teacher)
+    read = store.watch_reader(app)
+    first = read([code, "ZZZZZZ"])
+    assert set(first) == {code}  # a code with no table is left out
+    seat_student(app, code, "Anna")  # a seat's token
+    joined = read([code])[code]
+    assert joined != first[code]
+    assert read([code])[code] == joined  # nothing changed: the same
+    seat_student(app, code, "Boris")
+    seated = read([code])[code]
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    assert read([code])[code] != seated
+    with app.app_context():
+        assert read([code])[code].startswith(f"v{store.read(code).version}-")
+
+
+# ----------------------------------------------------------------------------------------------------
+# A Flight and its streams, with a stand-in for the ServedApp
+# ----------------------------------------------------------------------------------------------------
+class Answers:
+    """The state view as a Flight asks it: a 304 for the ETag it holds, else the table at `version`; each
+    build waits for `gate` when one is set."""
+
+    def __init__(self):
+        self.version, self.builds, self.gate = 1, 0, None
+
+    def state(self) -> State:
+        return State(self.version, f'"v{self.version}"'.encode(), self.body(), "ACEFHK")
+
+    def body(self) -> bytes:
+        return orjson.dumps({"code": "ACEFHK", "version": self.version, "you": None})
+
+    async def respond(self, scope, body=b"", outcome="whole", environ_extra=None):
+        self.builds += 1
+        if self.gate is not None:
+            await self.gate.wait()
+        etag = f'"v{self.version}"'.encode()
+        if dict(scope["headers"]).get(b"if-none-match") == etag:
+            return 304, [(b"etag", etag)], b""
+        return 200, [(b"etag", etag), (b"content-type", b"application/json")], self.body() + b"\n"
+
+
+class Host:
+    """What a Flight asks of its Streams: the served app, and a task run on the loop."""
+
+    def __init__(self, served):
+        self.served, self.tasks = served, set()
+
+    def spawn(self, work):
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def flight_of(answers: Answers) -> Flight:
+    scope = {"type": "http", "method": "GET", "path": "/api/tables/ACEFHK", "query_string": b"", "headers": []}
+    flight = Flight(Host(answers), Watched("ACEFHK"), ("key",), scope)
+    flight.adopt(answers.state())
+    return flight
+
+
+def events_of(flight: Flight, first: State, skip: bool = False):
+    return Streams._events(None, flight, first, skip)  # (uses nothing of its Streams)
+
+
+async def settle(flight: Flight) -> None:
+    while flight.building:
+        await asyncio.sleep(0.001)
+
+
+def test_a_flight_builds_once_at_a_time_and_once_more_for_changes_during_a_build():
+    async def run():
+        answers = Answers()
+        flight = flight_of(answers)
+        answers.gate = asyncio.Event()
+        answers.version = 2
+        flight.refresh()
+        await asyncio.sleep(0.01)
+        for _ in range(4):  # four more changes told while that build runs
+            flight.refresh()
+        await asyncio.sleep(0.01)
+        assert answers.builds == 1
+        answers.gate.set()
+        await settle(flight)
+        assert answers.builds == 2  # the first, and one more for the changes told during it
+        assert flight.state.version == 2
+        answers.gate = None
+        flight.refresh()
+        await settle(flight)
+        assert answers.builds == 3 and flight.state.version == 2  # unchanged: a 304, the state kept
+
+    asyncio.run(run())
+
+
+def test_a_slow_reader_is_sent_the_latest_state_never_a_backlog():
+    async def run():
+        answers = Answers()
+        flight = flight_of(answers)
+        stream = events_of(flight, flight.state)
+        opening = await stream.__anext__()
+        assert opening.comment and opening.retry
+        first = await stream.__anext__()
+        assert first.event == "state" and first.id == "1"
+        data = json.loads(first.data)
+        assert data.pop("server_time") > 0 and data == json.loads(answers.body())
+        for version in (2, 3, 4):  # the table moves three times; the reader reads none of it
+            answers.version = version
+            flight.refresh()
+            await settle(flight)
+        latest = await stream.__anext__()
+        assert latest.id == "4"
+        following = asyncio.ensure_future(stream.__anext__())
+        await asyncio.sleep(0.01)
+        assert not following.done()  # nothing older is queued
+        flight.end()
+        with pytest.raises(StopAsyncIteration):
+            await following
+
+    asyncio.run(run())
+
+
+def test_last_event_id_of_the_current_version_skips_the_first_state():
+    async def run():
+        answers = Answers()
+        flight = flight_of(answers)
+        stream = events_of(flight, flight.state, skip=True)
+        assert (await stream.__anext__()).comment
+        waiting = asyncio.ensure_future(stream.__anext__())
+        await asyncio.sleep(0.01)
+        assert not waiting.done()
+        answers.version = 2
+        flight.refresh()
+        assert (await waiting).id == "2"
+
+    asyncio.run(run())
+
+
+def test_a_screen_that_opens_on_an_older_state_than_the_flights_is_sent_the_newer():
+    async def run():
+        answers = Answers()
+        old = answers.state()
+        answers.version = 3
+        flight = flight_of(answers)
+        stream = events_of(flight, old)
+        await stream.__anext__()
+        assert (await stream.__anext__()).id == "1"  # its own opening answer first
+        assert (await stream.__anext__()).id == "3"  # then the Flight's newer one at once
+        flight.adopt(old)  # an older build never replaces a newer state
+        assert flight.state.version == 3
+
+    asyncio.run(run())
