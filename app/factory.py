@@ -81,9 +81,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import network
     app.register_blueprint(network.bp)  # the teacher's network check (issue #31)
     errors.register(app)
-    from .web import guard, play_door
+    from .web import guard
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)
-    app.wsgi_app = play_door.PlayDoor(app)  # a student's poll and move answered before Flask (issue #16)
     from .web import security
 
     if app.config.get("ALLOWED_HOSTS"):
@@ -93,7 +92,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         # The client's address and scheme from the proxies' X-Forwarded-* headers: the rate limits count
         # each student's address, not the proxy's, and links and secure cookies see https.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
-    security.register(app)  # outermost: every response carries the security headers, the play door's answers too
+    security.register(app)  # every response carries the security headers
     return app
 
 

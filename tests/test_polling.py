@@ -1,6 +1,6 @@
-"""The fast version poll (app/web/polling.py) answers exactly what the full answer would: a 304 only
-when the screen shows the current version, for a browser whose seat is still its own; everything
-else goes on to the view."""
+"""The state's quick 304 (app/web/api.py, from the version's rows) answers exactly what the full answer
+would: a 304 only when the screen shows the current version, for a browser whose seat is still its own;
+everything else gets the full answer."""
 from __future__ import annotations
 
 from app.db import db

@@ -1,5 +1,5 @@
-"""What a request does once: the session cookie verified once (the play door hands what it decoded to
-Flask; a cookie seen before is not verified again), the seats a browser holds found once per read of the
+"""What a request does once: the session cookie verified once (a cookie seen before is not verified
+again), the seats a browser holds found once per read of the
 table; the access log line of `authors serve`, and the app its workers build. Costs themselves are
 bench/load.py's."""
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_a_changed_poll_verifies_the_cookie_once(app, monkeypatch):
     changed = anna.get(f"/api/tables/{code}", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.get_json()["you"]["name"] == "Anna"
     assert len(loads) == 1
-    # without FastPoll's hand-over (no ETag sent: it steps aside) Flask verifies it itself, once too
+    # with no ETag sent (no quick 304 to try), once too
     loads.clear()
     app.session_interface._verified.forget()
     assert anna.get(f"/api/tables/{code}").get_json()["you"]["name"] == "Anna"
@@ -45,7 +45,7 @@ def test_a_cookie_seen_before_is_not_verified_again_but_its_age_still_counts(app
     loads = []
     real = URLSafeTimedSerializer.loads
     monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **k: loads.append(1) or real(self, *a, **k))
-    for etag in (None, "\"x\""):  # the view's answer and the play door's
+    for etag in (None, "\"x\""):  # the full answer, and the quick 304's try first
         headers = {"If-None-Match": etag} if etag else {}
         assert anna.get(f"/api/tables/{code}", headers=headers).get_json()["you"]["name"] == "Anna"
     assert loads == []

@@ -16,7 +16,7 @@ def play(table: TableSnapshot, seat: SeatLike, sent: schemas.MoveRequest, body: 
     """A screen's move for `seat` (its request `body`, parsed as `sent`; its Idempotency-Key header),
     played: the hint the server gave counted, a typed ask found in the deck, then `deals.play`. Returns
     the move's events as the mover may read them, whether they are the stored answer of an earlier try,
-    and the table and seat as the move left them. The view and the play door both call this."""
+    and the table and seat as the move left them. The move's view calls this."""
     name = seat.name
     if name is None:  # (a seat held by a token has its player's name: it was freed at the same moment)
         raise Conflict(N_("Your seat changed at the same moment (the teacher moved or renamed someone); "

@@ -1,5 +1,5 @@
 """The version poll's question, asked of the database in one small query, and the ETag of a table's
-state: shared by the fast poll in front of Flask (app/web/polling.py) and the state's own view. And the
+state: the state's own view answers an unchanged poll from them (app/web/api.py). And the
 state streams' watcher's question (`watch_reader`): what every ETag of many tables depends on, in one
 query for them all."""
 from __future__ import annotations
@@ -53,19 +53,6 @@ def version_rows(code: str) -> list[Row]:
     """The table's version, status, computer pace and teacher, one row per seat with its token hash
     (in the request's session)."""
     return fast.rows(db.session.connection(), VERSION_AND_SEATS, {"code": code})
-
-
-def poll_reader(app: Flask) -> Callable[[str], list[Row]]:
-    """`version_rows` for the fast poll, outside any request: a connection of the app's own pool for one
-    statement. On PostgreSQL it runs in autocommit: one round trip, no transaction around it."""
-    with app.app_context():
-        engine = db.engine
-
-    def rows(code: str) -> list[Row]:
-        with fast.autocommit(engine) as connection:
-            return fast.rows(connection, VERSION_AND_SEATS, {"code": code})
-
-    return rows
 
 
 def unchanged_etag(rows: Sequence[Row], tokens: object, asked: str | None,

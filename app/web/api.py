@@ -17,7 +17,8 @@ from ..services import deals, moves, reading, recall, schemas, state, tables
 from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, NotFound
 from ..services.reading import name_key
-from . import asking, guard, polling, seating
+from . import asking, guard, seating
+from .table_code import clean, valid
 from .asking import teacher_required
 from .links import table_links
 from .openapi import openapi_document
@@ -47,7 +48,7 @@ def json_body(required: bool = True) -> dict:
 
 def state_answer(table, seat, held: dict, teacher: bool, script_root: str) -> dict:
     """The state this browser is sent (for `seat`, holding the seats `held`), with the table's links:
-    the view's and the play door's answer alike."""
+    the state's view and its stream alike (app/streaming.py builds each event with the view)."""
     data = state.table_state(table, seat=seat, held=set(held), teacher=teacher)
     data["join_url"], links = table_links(table.code, script_root)
     data["links"] = dict(links)
@@ -121,15 +122,35 @@ def _etag(table, seat) -> str:
     return state_etag(table, seat, seating.held_seats(table), asking.is_teacher(table))
 
 
+def _unchanged_etag(code: str) -> str | None:
+    """The ETag the full answer would carry, when the request's If-None-Match already names it, from one
+    small query (the version's rows) rather than the table, its deals and its game: nearly every poll, and
+    every rebuild of a stream's state after a change that is not this browser's, is answered 304 from it.
+    Writes nothing: the browser's seats' presence is noted for the clock."""
+    if not request.if_none_match:
+        return None
+    code = clean(code)
+    if not valid(code):
+        return None
+    rows = reading.version_rows(code)
+    tokens = seating.tokens_held(code)
+    if tokens:
+        now = time.time()
+        reading.presence.mark_seen(reading.seen_due(rows, tokens, now), now)
+    tag = reading.unchanged_etag(rows, tokens, request.args.get("seat"), asking.is_owner_id)
+    return tag if tag and request.if_none_match.contains(tag) else None
+
+
 @bp.get("/tables/<code>")
 def table_state(code: str):
     """The table as this browser may see it: a seat's view, or the public view. ETag: the version."""
-    unchanged = polling.not_modified_etag(code)
+    unchanged = _unchanged_etag(code)
     if unchanged:
         return _not_modified(unchanged)
     table = tables.read(code)
     held = seating.held_seats(table)
-    polling.mark_seen(held.values())  # noted for the clock to write down (and to hand a stood-in seat back)
+    now = time.time()  # the seats' presence, noted for the clock to write down (and to hand a stood-in seat back)
+    reading.presence.mark_seen(reading.presence.due(held.values(), now), now)
     seat = asking.requested_seat(table, request.args.get("seat"))
     etag = _etag(table, seat)
     if request.if_none_match.contains(etag):

@@ -44,5 +44,5 @@ def _table_links(app: Flask, code: str, base: str, script_root: str) -> tuple[st
 def table_links(code: str, script_root: str) -> tuple[str, dict[str, str]]:
     """A table's join link (on the public address, as `public_url` builds it) and its pages' paths
     under the prefix the app is served at (`script_root`): the same for every state of the table, so
-    built once, from the app's URL map, with or without a request (the play door has none)."""
+    built once, from the app's URL map, with or without a request."""
     return _table_links(current_app._get_current_object(), code, public_base(), script_root)  # type: ignore[attr-defined]

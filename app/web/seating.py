@@ -48,7 +48,7 @@ def remember_ask(code: str, token: str) -> None:
 
 def tokens_held(code: str, session_data: Mapping[str, Any] | None = None) -> dict[str, str] | None:
     """The seat tokens (position -> token) held for the table with this clean code, None for none: in this
-    request's session, or in a session's contents read before Flask (the play door's)."""
+    request's session, or in a session's contents given."""
     seats = (session if session_data is None else session_data).get("seats")
     tokens = seats.get(code) if isinstance(seats, dict) else None
     return tokens if isinstance(tokens, dict) and tokens else None

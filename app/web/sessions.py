@@ -1,9 +1,7 @@
 """The session cookie, read once a request.
 
-Flask's own interface builds a new signing serializer for every request and the play door (play_door.py),
-which reads the cookie before Flask, would otherwise leave it to be verified a second time when the
-poll goes on to the full answer. Here the serializer is built once per secret key, and a cookie the play door
-already verified is taken as it decoded it (`DECODED` in the WSGI environ, with the cookie it read).
+Flask's own interface builds a new signing serializer for every request. Here it is built once per secret
+key.
 
 A student's browser sends the same cookie with every poll and move (it changes only when the session does),
 so a cookie whose signature held is remembered with its contents and the moment it was signed: the next
@@ -21,7 +19,6 @@ from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-DECODED = "authors.session_decoded"  # environ: (the cookie's value, its verified contents)
 VERIFIED_KEPT = 8192  # cookies remembered per process (a few hundred bytes each): many classes' browsers
 
 
@@ -77,8 +74,7 @@ class CookieSessions(SecureCookieSessionInterface):
         cookie = request.cookies.get(self.get_cookie_name(app))
         if not cookie:
             return self.session_class()
-        decoded = request.environ.get(DECODED)
-        data = decoded[1] if decoded is not None and decoded[0] == cookie else self.decode(app, cookie)
+        data = self.decode(app, cookie)
         # a copy: the session's values are changed in place (seating.py), the remembered ones never are
         return self.session_class(copy.deepcopy(data) if data is not None else {})
 

@@ -1,8 +1,8 @@
 """The table a request names: the join code in its URL (/t/<code>, /j/<code>, /api/tables/<code>/...) or,
 for the join form, in its `code` field; in the stored form (any case, spaces and dashes taken off).
 
-The guessing limits (guard.py), the table's language (app/i18n.py), the version poll (polling.py) and
-the play door ask here, and nowhere else is the request read for it.
+The guessing limits (guard.py), the table's language (app/i18n.py) and the state's quick 304 (api.py) ask
+here, and nowhere else is the request read for it.
 """
 from __future__ import annotations
 
