@@ -42,6 +42,15 @@ def check_expectations(expect: dict, out: dict, exit_status: int) -> None:
         assert held == count, player
 
 
+def check_answers(expect: dict, events: list[dict]) -> None:
+    """`answers`: the answers in order, each as the card its prompt resolved to and its verdict (what the
+    JSON state cannot say: `answer_names: set` may resolve a prompt to another card than the oldest)."""
+    if "answers" not in expect:
+        return
+    answered = [{"card": e["card"], "verdict": e["verdict"]} for e in events if e["type"] == "answer"]
+    assert answered == [{"card": str(a["card"]), "verdict": a["verdict"]} for a in expect["answers"]]
+
+
 def test_the_shared_example_records_are_found():
     if not SHARED_RECORDS.is_dir():
         pytest.skip(MISSING)
@@ -62,6 +71,7 @@ def test_record_replays_as_expected(path: Path):
         return
     result = replay(load_record_text(path.read_bytes(), str(path)))
     check_expectations(expect, result.to_json(), result.exit_status)
+    check_answers(expect, result.game.events_seen_by(None))
 
 
 def test_the_command_prints_the_same_json_and_exit_status():

@@ -3,19 +3,22 @@
 Both sides are normalised, then compared as *forms*: the text without spaces, and without its leading
 article. `answers: typos` also takes a near miss (an optimal-string-alignment distance of 1 for forms of
 5 to 9 characters, 2 from 10), unless another card of the set is at least as near to what was typed.
+Under `answer_names: set` an answer may name any of several candidates (`candidates_named`); the game
+says which cards those are (app/engine/game.py, `_resolve`).
 """
 from __future__ import annotations
 
 import unicodedata
 from enum import StrEnum
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from rapidfuzz.distance import OSA
 
 from ..decks.model import Card
 
 ANSWERS = ("exact", "typos")
+ANSWER_NAMES = ("card", "set")  # what a prompt's answer names: the card received, or any candidate of its set
 
 # The spec's lists. Every list applies to every deck: decks often quote a title in its own language
 # (a French title in an English deck), and the spec ties the articles to no deck language. "l'" is
@@ -115,3 +118,18 @@ def grade(answer: str | None, card: Card, others: Iterable[Card] = (), answers: 
     if any(_nearest(given, other, lambda _: best) is not None for other in others if other.id != card.id):
         return Verdict.WRONG  # as near to another work of the set: a confusion, not a slip
     return Verdict.ALMOST
+
+
+def candidates_named(answer: str | None, candidates: Sequence[Card], others: Iterable[Card] = (),
+                     answers: str = "exact") -> tuple[Verdict, tuple[Card, ...]]:
+    """Under `answer_names: set`: the verdict on `answer` as a name of any of `candidates`, and the
+    candidates it names, in the order given. A right name outranks an almost right one, so the answer
+    names the candidates it is right for, or else those it is almost right for. `others`: the set's
+    cards that are not candidates, the only ones a typo must not be as near to."""
+    others = tuple(others)
+    verdicts = [(grade(answer, card, others, answers), card) for card in candidates]
+    for wanted in (Verdict.RIGHT, Verdict.ALMOST):
+        named = tuple(card for verdict, card in verdicts if verdict is wanted)
+        if named:
+            return wanted, named
+    return Verdict.WRONG, ()

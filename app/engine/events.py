@@ -12,6 +12,7 @@ class EventFields(TypedDict, total=False):
     target: str                     # ask
     set: str                        # ask, laid-down, claim
     card: str | None                # ask (None: a set was asked for), draw (shown, or the drawer's secret), answer
+                                    # (the card the prompt resolved to)
     given: list[str]                # ask: the cards handed over
     named: str | None               # ask, with named_asks: the work as the asker typed it
     verdict: str                    # ask (named_asks), answer: "right", "almost" or "wrong"

@@ -18,7 +18,7 @@ from .decks import deck_for
 from .events import Event, EventFields
 from .outcome import Outcome
 from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
-from .answers import Verdict, grade
+from .answers import Verdict, candidates_named, grade
 from .options import Options, OptionsError
 from .views import AskChoices, PlayerView, PublicView, attributions
 
@@ -93,6 +93,18 @@ class _Naming(TypedDict, total=False):
     bonus: int
 
 
+class _Handover:
+    """The cards one successful ask handed over, as `answer_names: set` grades their prompts: the works of
+    the set the receiver held before they came, and the works no later prompt of them may name (those an
+    earlier prompt resolved to, and those an earlier answer named right or almost right)."""
+
+    __slots__ = ("group", "held", "spent")
+
+    def __init__(self, group: int, held: frozenset[int]):
+        self.group, self.held = group, held
+        self.spent: set[int] = set()
+
+
 class Game:
     def __init__(self, deck: Deck, options: Options, players: Sequence[str], *, dealer: str | None = None,
                  teams: Sequence[Sequence[str]] | None = None, hands: Mapping[str, Sequence[str]] | None = None,
@@ -135,6 +147,7 @@ class Game:
         self._team_books: list[list[int]] = [[], []]
         self._sets_left = len(self._set_ids)
         self._prompts: list[deque[int]] = [deque() for _ in range(n)]
+        self._handovers: list[_Handover | None] = [None] * n  # answer_names: set; the open prompts' handover
         self._bonus: list[int] = [0] * n
         self._turn: int | None = None
         self._must_pass = False       # the turn holder emptied their hand by a claim and hands the turn on
@@ -590,6 +603,9 @@ class Game:
         else:
             copy = self._copy_held(target, card)  # either copy meets the ask: the first, if both are there
             given = [] if copy is None else [copy]
+        prompted = bool(given) and self.options.name_the_work and not self.options.named_asks
+        if prompted and self.options.answer_names == "set":  # what the receiver held when the cards came
+            self._handovers[seat] = _Handover(s, frozenset(w for w in self._set_cards[s] if self._holds_work(seat, w)))
         if given:  # every card handed over is of group s: move them in one step
             k = len(given)
             for c in given:
@@ -612,7 +628,7 @@ class Game:
         if self.options.announce_last_card and self._hand_size[target] == 1:
             self._emit("last-card", player=move.target)
         if given:
-            if self.options.name_the_work and not self.options.named_asks:
+            if prompted:
                 self._prompts[seat].extend(given)  # already in the deck's order of works
             while self.options.lay_down_complete and self._complete(seat, s):
                 self._lay_down(seat, s)
@@ -678,11 +694,18 @@ class Game:
 
     def _apply_answer(self, move: Answer) -> None:
         seat = self._validate_answer(move)
-        card = self._prompts[seat].popleft()
-        verdict = self.grade(move.text, self._card_ids[card])
+        handover = self._handovers[seat]
+        if handover is None:  # answer_names: card
+            card = self._prompts[seat].popleft()
+            verdict = self.grade(move.text, self._card_ids[card])
+        else:
+            card, verdict = self._resolve(seat, handover, move.text)
+            if not self._prompts[seat]:
+                self._handovers[seat] = None
         if verdict.scores:
             self._bonus[seat] += 1
-        # `correct`: it scored (right or almost); `verdict` says which, `title` the work's spelling.
+        # `card`: the card the prompt resolved to, `title` its spelling; `correct`: it scored (right or
+        # almost), `verdict` says which.
         self._emit("answer", player=move.player, card=self._card_ids[card], text=move.text,
                    correct=verdict.scores, verdict=verdict.value, title=self._card_title(card))
         if not self._prompts[seat] and self._turn == seat:
@@ -693,6 +716,26 @@ class Game:
                     self._emptied_by_own_claim(seat)
                 else:
                     self._begin_turn(seat)
+
+    def _resolve(self, seat: int, handover: _Handover, text: str | None) -> tuple[int, Verdict]:
+        """`answer_names: set`: grade an answer against the candidates of the handover's set, and take the
+        received card the prompt resolves to off the seat's prompts. Candidates are works (with a double
+        deck, a work's two copies are one); the prompts are the handover's unresolved cards, in order."""
+        prompts = self._prompts[seat]
+        works = self._set_cards[handover.group]
+        candidates = [w for w in works if w not in handover.held and w not in handover.spent]
+        others = [w for w in works if w not in candidates]
+        card_of = self.deck.card
+        verdict, named = candidates_named(text, [card_of(self._card_ids[w]) for w in candidates],
+                                          [card_of(self._card_ids[w]) for w in others], self.options.answers)
+        named_works = [self._card_index[c.id] for c in named]
+        # The first received card it names, in prompt order; else the first unresolved received card.
+        card = next((c for c in prompts if self._work[c] in named_works), prompts[0])
+        prompts.remove(card)
+        handover.spent.add(self._work[card])
+        if named_works and self._work[card] not in named_works:
+            handover.spent.add(named_works[0])  # a candidate not received: the first named, in deck order
+        return card, verdict
 
     def grade(self, text: str | None, card_id: str) -> Verdict:
         """What `text` is worth as a name of the card's work, under these rules' `answers` option."""

@@ -4,7 +4,8 @@ A house rule costs a field here and a branch in the game, never a subclass. Each
 beside its default, what the app says of it (`option`: a label, a help line, the words for its
 values) and where the new-table form shows it (the rules it applies to; common, or under "More
 options"), and has a row in docs/rules.md (tests/test_options_documented.py checks both). The names
-`ask_by`, `name_the_work`, `answers`, `named_asks` and `bonus_in_score` are fixed by the record spec.
+`ask_by`, `name_the_work`, `answers`, `answer_names`, `named_asks` and `bonus_in_score` are fixed by the record
+spec.
 """
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Mapping, TypeVar
 
 from ..decks.errors import N_, Sentence
-from .answers import ANSWERS
+from .answers import ANSWER_NAMES, ANSWERS
 
 ASK_BY = ("set", "card")
 MISS_PASSES_TO = ("left", "asked")
 
 # The options that take one of a few named values, and those values.
-CHOICES: dict[str, tuple[str, ...]] = {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO, "answers": ANSWERS}
+CHOICES: dict[str, tuple[str, ...]] = {"ask_by": ASK_BY, "miss_passes_to": MISS_PASSES_TO, "answers": ANSWERS,
+                                       "answer_names": ANSWER_NAMES}
 
 T = TypeVar("T")
 
@@ -150,6 +152,11 @@ class Options:
         help=N_("How naming a work is graded: exactly (spaces, case, accents and a leading article aside), or "
                 "forgiving a slip of one or two letters."),
         choices={"exact": N_("spelled right"), "typos": N_("a typo forgiven")})
+    answer_names: str = option(
+        "card", label=N_("What a naming must name"),
+        help=N_("Naming a received card: its own work, or any work of its set the student did not hold before "
+                "(fair when a whole set is asked for and the cards arrive unseen)."),
+        choices={"card": N_("the card received"), "set": N_("any work of the set not held before")}, rules=AUTHORS)
     named_asks: bool = option(
         False, label=N_("The asker types the title of the card asked for"),
         help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),

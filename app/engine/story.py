@@ -16,14 +16,17 @@ def tell(game: Game, numbered: tuple[int, Move] | None, events: list[Event]) -> 
                   for e in game.events_seen_by(None) if e["type"] == "laid-down"]
         return lines
     number, move = numbered
+    any_work = game.options.answer_names == "set"
     lines = []
     for event in events:
-        lines.append(_line(deck, event))
+        lines.append(_line(deck, event, any_work))
     head = f"{number}. " + (lines[0] if lines else f"{move.player} moves.")
     return [head] + [f"   {line}" for line in lines[1:]]
 
 
-def _line(deck: Deck, event: Event) -> str:
+def _line(deck: Deck, event: Event, any_work: bool = False) -> str:
+    """One event in words; `any_work`: answers may name any work of the set (`answer_names: set`), so
+    the line also says which received card the answer resolved to."""
     d = event.data
     if event.kind == "ask":
         wanted = deck.card(d["card"]).title if d["card"] else deck.set(d["set"]).name
@@ -45,7 +48,11 @@ def _line(deck: Deck, event: Event) -> str:
         return f"{d['player']} lays down {deck.set(d['set']).name}."
     if event.kind == "answer":
         said = "passes" if d["text"] is None else f"says \"{d['text']}\""
-        return f"{d['player']} names the work: {said} ({_verdict(d)}{', +1' if d['correct'] else ''})."
+        if any_work and d["correct"]:  # the work named may be another than the card's: say both
+            verdict = f"{'right' if d['verdict'] == 'right' else 'almost right'} - the card: \"{d['title']}\""
+        else:
+            verdict = _verdict(d)
+        return f"{d['player']} names the work: {said} ({verdict}{', +1' if d['correct'] else ''})."
     if event.kind == "claim":
         outcome = {"correct": "correct - the set is won", "opponents": "an opponent held a card - the set goes "
                    "to the other team", "cancelled": "wrong holders - the set is cancelled"}[d["outcome"]]

@@ -124,13 +124,17 @@ def _computer_name(taken: set[str]) -> str:
 def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
     """What a new table of the app plays unless the teacher says otherwise, once the bonus is on (the
     engine's own defaults stay those of the record spec, so records replay as before): typos forgiven
-    (`answers: typos`), the bonus counted apart (`bonus_in_score: false`), and with card asks the naming
-    in the ask itself (`named_asks`), typed from memory — unless the works are listed (recognition)."""
+    (`answers: typos`), the bonus counted apart (`bonus_in_score: false`), with card asks the naming
+    in the ask itself (`named_asks`), typed from memory — unless the works are listed (recognition) —
+    and with set asks, whose received cards come unseen, any work of the set lacked named right
+    (`answer_names: set`)."""
     if not (options.name_the_work or options.named_asks):
         return {}
-    out = {"answers": "typos", "bonus_in_score": False}
+    out: dict[str, Any] = {"answers": "typos", "bonus_in_score": False}
     if options.ask_by == "card" and not options.works_listed and "named_asks" not in given:
         out["named_asks"] = True
+    if options.ask_by == "set" and options.name_the_work and not options.named_asks:
+        out["answer_names"] = "set"
     return {name: value for name, value in out.items() if name not in given}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from .a11y_support import Checker, call, join, log_in, open_table, play_until, studio_deck
+from .test_browser import PICK, TARGET
 
 
 def finished(state) -> bool:
@@ -40,8 +41,10 @@ def test_every_page_passes_axe(live_app, teacher, new_page, axe):
     projector.wait_for_selector("#lobby-seats")
     axe_check.check(projector, "projector: lobby")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    pupil.wait_for_selector("#ask-button")
-    axe_check.check(pupil, "play: the ask form")
+    pupil.wait_for_selector(PICK)
+    axe_check.check(pupil, "play: the ask")
+    pupil.click(PICK)  # what is asked for, tapped: pressed, and the players invite the second tap
+    axe_check.check(pupil, "play: the ask, a set tapped")
     projector.wait_for_selector("#players")
     axe_check.check(projector, "projector: a hand")
     teacher.goto(f"{base}/t/{code}")
@@ -177,15 +180,16 @@ def test_a_whole_hand_by_keyboard_alone(live_app, teacher, new_page):
             page.keyboard.type("Oliver Twist" if answers % 2 else "I do not know")
             send_with(page, "Enter")
             answers += 1
-        elif where in ("ask-target", "ask-card", "ask-button"):
+        elif where and where.startswith("pick-"):  # the ask's first step: a card, offered when the turn comes
             assert now["visible"] and now["ring"], now
-            if where == "ask-target" and asks % 2:
-                press(page, "ArrowDown")  # another player
-            for _ in range(3):
-                if focused(page)["id"] == "ask-button":
-                    break
-                press(page, "Tab")
-            assert focused(page)["id"] == "ask-button"
+            if asks % 2 and page.locator("#ask .pick").count() > 1:
+                where = press(page, "Tab")["id"]  # another card
+            press(page, "Enter" if asks % 2 else "Space")  # pressed; the focus goes on to the players
+            assert page.get_attribute(f'[id="{where}"]', "aria-pressed") == "true"
+            now = focused(page)
+            assert now and now["id"].startswith("ask-to-"), now
+            if asks % 2 and page.locator("#ask button.target").count() > 1:
+                assert press(page, "Tab")["id"].startswith("ask-to-")  # another player
             send_with(page, "Enter" if asks % 2 else "Space")
             asks += 1
         else:
@@ -200,7 +204,8 @@ def test_a_whole_hand_by_keyboard_alone(live_app, teacher, new_page):
 
 
 def test_pass_and_play_hands_over_by_keyboard(live_app, teacher):
-    """On the hand-over screen the focus waits on "I'm <name>"; Enter shows that hand and its ask form."""
+    """On the hand-over screen the focus waits on "I'm <name>"; Enter shows that hand and its ask, the
+    focus on its first step; Enter there goes on to the players."""
     base = live_app.base_url
     code = open_table(teacher, seats=[{"kind": "human", "here": True, "name": "Vera"},
                                       {"kind": "human", "here": True, "name": "Gleb"}, {"kind": "computer"}])
@@ -211,11 +216,9 @@ def test_pass_and_play_hands_over_by_keyboard(live_app, teacher):
     assert now["visible"] and now["ring"], now  # a white ring on the dark hand-over screen
     player = now["text"].removeprefix("I'm ")
     press(teacher, "Enter")
-    teacher.wait_for_function("() => document.activeElement && document.activeElement.id === 'ask-target'")
+    teacher.wait_for_function("() => document.activeElement && document.activeElement.id.startsWith('pick-')")
     assert teacher.inner_text("#status").endswith(f"your turn, {player}.")
-    for _ in range(2):
-        press(teacher, "Tab")
-    assert focused(teacher)["id"] == "ask-button"
+    assert press(teacher, "Enter")["id"].startswith("ask-to-")
 
 
 def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher, new_page):
@@ -228,16 +231,18 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
     assert region.count() == 1
     call(teacher, "POST", f"/api/tables/{code}/start")
     page.wait_for_selector("#announcements >> text=Hand 1 has been dealt.")
-    page.wait_for_selector("#ask-button")
-    page.click("#ask-button")
+    page.wait_for_selector(PICK)
+    page.click(PICK)
+    page.click(TARGET)
     page.wait_for_function("() => /You asked /.test(document.getElementById('announcements').innerText)")
     # Play on until a computer player's move has been said, in the third person or to "you".
     computers = [s["name"] for s in call(page, "GET", f"/api/tables/{code}")["seats"] if s["kind"] == "computer"]
     deadline = time.monotonic() + 30
     while not any(f"{name} asked " in region.inner_text() for name in computers):
         assert time.monotonic() < deadline, region.inner_text()
-        if page.locator("#ask-button").is_visible():
-            page.click("#ask-button")
+        if page.locator(PICK).first.is_visible():
+            page.click(PICK)
+            page.click(TARGET)
         time.sleep(0.1)
     text = region.inner_text()
     assert "asked Anna" not in text and "Anna asked" not in text, text  # the seat watching is "you"
@@ -283,7 +288,7 @@ def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher,
     projector.goto(f"{base}/t/{code}/projector")
     projector.wait_for_selector("#lobby-seats")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    page.wait_for_selector("#ask-button")
+    page.wait_for_selector(PICK)
     for summary in page.locator("details summary").all():  # the log and the sets down, open
         summary.click()
     axe_check = Checker(axe)
@@ -318,7 +323,7 @@ def test_reduced_motion_turns_off_every_transition_and_animation(live_app, teach
     calm = new_page(reduced_motion="reduce")
     join(calm, base, code, "Anna")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    calm.wait_for_selector("#ask-button")
+    calm.wait_for_selector(PICK)
     moving = new_page()
     moving.goto(f"{base}/t/{code}/projector")
     moving.wait_for_selector("#players")

@@ -37,6 +37,23 @@ def click_and_wait(page, button):
                            "document.getElementById('error').innerText !== ''", arg=version, timeout=5000)
 
 
+# The ask on the play screen: two taps, what (a set of the hand, or a card) and whom (play.js askPanel).
+PICK = "#ask .pick:not([disabled])"
+TARGET = "#ask button.target:not([disabled])"
+
+
+def can_ask(page) -> bool:
+    """Is this seat's ask on screen (its turn, not paused)?"""
+    return page.locator(PICK).first.is_visible()
+
+
+def tap_ask(page, target=None):
+    """An ask as a thumb makes it: the first set (or card) offered, then the first player (or `target`'s
+    button); returns once the screen shows the table after it (or a refusal)."""
+    page.locator(PICK).first.click()
+    click_and_wait(page, page.locator(TARGET if target is None else f'{TARGET}[data-target="{target}"]').first)
+
+
 def game_now(app, code):
     with app.app_context():
         table = Table.query.filter_by(code=code).one()
@@ -86,9 +103,8 @@ def test_two_students_and_two_computers_play_a_hand_to_its_end(live_app, new_pag
             if page.locator("#final-scores").is_visible():
                 finished.add(name)
                 continue
-            button = page.locator("#ask-button")
-            if button.is_visible():
-                click_and_wait(page, button)
+            if can_ask(page):
+                tap_ask(page)
         time.sleep(0.05)
 
     game = game_now(live_app, code)
@@ -150,8 +166,8 @@ def test_pass_and_play_hides_every_hand_between_turns(live_app, teacher_page):
         assert shown == {game.deck.card(c).title for c in held[player]}
         handoffs += 1
         # Play until the turn passes to the other player (a miss in classic passes left).
-        while device.locator("#ask-button").is_visible():
-            click_and_wait(device, device.locator("#ask-button"))
+        while can_ask(device):
+            tap_ask(device)
             if device.locator("#im-button").count() or game_now(live_app, code).finished:
                 break
         if game_now(live_app, code).finished:

@@ -1,11 +1,13 @@
 """What just happened, where the student looks: on a 390 x 844 phone the feed of the last moves is in the
 viewport within 2 s of each kind of move (your ask, an ask at you, an ask between others, a computer's
-move, a claim), also when the student has scrolled down to the ask form; the cards are drawn as cards."""
+move, a claim), also when the student has scrolled down the page; the cards are drawn as cards."""
 from __future__ import annotations
 
 import time
 
 import pytest
+
+from .test_browser import PICK, TARGET, can_ask
 
 PHONE = {"width": 390, "height": 844}
 FEED_IN_VIEW = """() => { const f = document.getElementById('feed'); const r = f.getBoundingClientRect();
@@ -82,10 +84,11 @@ def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_ap
     deadline = time.monotonic() + 90
     while not all(seen.values()):
         assert time.monotonic() < deadline, f"not every kind of move was seen: {seen}"
-        if page.locator("#ask-button").is_visible():
-            scroll_to_bottom(page)  # the ask form is below the hand: the student has scrolled down to it
+        if can_ask(page):
+            scroll_to_bottom(page)  # the student had scrolled down to read the table; the taps are made anyway
             before = feed_text(page)
-            page.click("#ask-button")
+            page.click(PICK)
+            page.click(TARGET)
             sent = time.monotonic()
             # (the ask may bring more lines of its own: a set laid down, a card drawn)
             _, at = wait_for_feed(page, lambda t, before=before: t != before and "You asked" in t, 2, "your ask")
@@ -96,11 +99,11 @@ def test_every_kind_of_move_shows_in_the_feed_in_view_within_two_seconds(live_ap
         # A computer's move: a new first line, in view (the page is still scrolled down), within 2 s of its
         # coming (the table's pace is 1 s: each computer move stays at least that long).
         first = feed_text(page).split("\n", 1)[0]
-        text, _ = wait_for_feed(page, lambda t, first=first: t.split("\n", 1)[0] != first or page.locator("#ask-button").is_visible(),
+        text, _ = wait_for_feed(page, lambda t, first=first: t.split("\n", 1)[0] != first or can_ask(page),
                                 4, "a computer's move")
         assert page.evaluate(FEED_IN_VIEW), "the feed is out of view after a computer's move"
         line = text.split("\n", 1)[0]
-        if not page.locator("#ask-button").is_visible():
+        if not can_ask(page):
             assert seconds_since_last_move(live_app, code) <= 2, f"{line!r} came late"
         if " asked you " in line:
             seen["at you"] = True
@@ -131,8 +134,9 @@ def test_a_claim_and_its_outcome_reach_the_feed(live_app, teacher_page, browser,
         if " claimed " in text:
             assert seconds_since_last_move(live_app, code) <= 2, f"the claim came late: {text!r}"
             break
-        if page.locator("#ask-button").is_visible():
-            page.click("#ask-button")
+        if can_ask(page):
+            page.click(PICK)
+            page.click(TARGET)
         time.sleep(0.1)
     assert page.evaluate(FEED_IN_VIEW)
     claim = next(line for line in text.split("\n") if " claimed " in line)
@@ -147,14 +151,15 @@ def test_a_tap_the_table_had_moved_past_gets_a_short_note(live_app, teacher_page
     base = live_app.base_url
     page = teacher_page()
     open_annas_table(page, base, pace=5)
-    page.wait_for_selector("#ask-button")
+    page.wait_for_selector(PICK)
     status = page.evaluate("""async () => {
         const play = document.getElementById('play'), token = document.querySelector('meta[name=csrf-token]').content;
-        const target = document.getElementById('ask-target').value, card = document.getElementById('ask-card').value;
+        const pick = document.querySelector('#ask .pick'), whom = document.querySelector('#ask button.target');
+        pick.click();  // the first tap: the card (no move yet)
         const r = await fetch(play.dataset.movesUrl, {method: 'POST', headers: {'Content-Type': 'application/json',
             'X-CSRFToken': token}, body: JSON.stringify({version: Number(play.dataset.version),
-            move: {ask: target, card: card}})});
-        document.getElementById('ask-button').click();  // the screen has not been redrawn yet
+            move: {ask: whom.dataset.target, card: pick.dataset.pick}})});
+        whom.click();  // the second tap, on the screen not yet drawn again
         return r.status; }""")
     assert status == 200
     page.wait_for_selector("#tap-note:not([hidden])")

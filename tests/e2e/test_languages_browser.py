@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .test_browser import click_and_wait
+from .test_browser import PICK, tap_ask
 
 
 def test_a_russian_table_draws_its_play_screen_in_russian(live_app, new_page, teacher_page):
@@ -35,11 +35,12 @@ def test_a_russian_table_draws_its_play_screen_in_russian(live_app, new_page, te
     anna.wait_for_selector("#players")
     headers = anna.locator("#players thead th").all_inner_texts()
     assert headers == ["Игрок", "Карты", "Выложенные наборы", "Очки", "Матч"]  # no bonus: no Bonus column
-    anna.wait_for_selector("#ask-button")  # the first seat asks first
+    anna.wait_for_selector(PICK)  # the first seat asks first
     assert anna.inner_text("#status") == "Раздача 1: ваш ход, Anna."
     assert anna.inner_text("#ask h2") == "Ваш ход: спросите"
     assert re.fullmatch(r"На руках \d+ карт[аы]?", anna.inner_text("#hand h2"))
-    click_and_wait(anna, anna.locator("#ask-button"))
+    assert anna.locator("#ask legend").first.inner_text() == "1. Нажмите на набор, который хотите"
+    tap_ask(anna)
     anna.locator("#log li").first.wait_for(state="attached")
     log = anna.locator("#log li").all_text_contents()
     assert any(re.fullmatch(r"Anna просит у игрока Computer \d: .+ — (нет|и получает: .+)\.", line) for line in log), log

@@ -2,7 +2,7 @@
 control is at least 44 x 44 px with 16 px text (iOS zooms into smaller), and nothing scrolls sideways."""
 from __future__ import annotations
 
-from .test_browser import open_table_in_browser
+from .test_browser import PICK, open_table_in_browser
 
 
 def test_a_phone_gets_a_compact_header_and_controls_a_finger_can_hit(live_app, teacher_page):
@@ -13,7 +13,7 @@ def test_a_phone_gets_a_compact_header_and_controls_a_finger_can_hit(live_app, t
     page.click("#start")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{base}/t/{code}/play")
-    page.wait_for_selector("#ask-button")
+    page.wait_for_selector(PICK)
     assert page.eval_on_selector("header.site", "e => e.getBoundingClientRect().height") <= 80
     controls = page.eval_on_selector_all(
         "button, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]), summary",

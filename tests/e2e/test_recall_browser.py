@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.models import Table
 from ..web_support import server_game
 
-from .test_browser import open_table_in_browser
+from .test_browser import PICK, TARGET, open_table_in_browser
 
 
 def _game(app, code):
@@ -31,14 +31,26 @@ def _start(page, base, code):
 
 
 def _until_a_prompt(page, moves: int = 60):
-    """Ask on (the first author, the first target) until a work is to be named."""
+    """Ask on (the first author, the first target: two taps) until a work is to be named."""
     for _ in range(moves):
-        page.wait_for_selector("#answer, #ask-set", timeout=10_000)
+        page.wait_for_selector(f"#answer, {PICK}", timeout=10_000)
         if page.locator("#answer").count():
             return
-        page.click("#ask-button")
+        page.click(PICK)
+        page.click(TARGET)
         page.wait_for_timeout(300)
     raise AssertionError("no work to name came")
+
+
+def _named_ask(page, typed: str) -> None:
+    """A named ask: the author and the player tapped (the first of each, unless already chosen), the work
+    typed, "Ask"."""
+    if not page.locator("#ask .pick[aria-pressed=true]").count():
+        page.click(PICK)
+    if not page.locator("#ask button.target[aria-pressed=true]").count():
+        page.click(TARGET)
+    page.fill("#ask-work", typed)
+    page.click("#ask-button")
 
 
 def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_app, teacher_page):
@@ -71,11 +83,12 @@ def test_a_typo_is_almost_with_the_spelling_in_view_and_a_hint_when_asked(live_a
     page.click("#reveal-ok")
     page.wait_for_selector("#reveal", state="detached")  # (the verdict's screen is gone before looking on)
     for _ in range(40):  # the next work: one typo
-        page.wait_for_selector("#answer, #ask-set", timeout=10_000)
+        page.wait_for_selector(f"#answer, {PICK}", timeout=10_000)
         if page.locator("#answer").count():
             page.wait_for_timeout(300)  # (a poll may redraw the prompt just drawn: type into the one that stays)
             break
-        page.click("#ask-button")
+        page.click(PICK)
+        page.click(TARGET)
         page.wait_for_timeout(300)
     game = _game(live_app, code)
     title = game.deck.card(game.prompts("Anna")[0]).title
@@ -103,23 +116,21 @@ def test_a_named_ask_is_typed_and_a_work_by_another_author_is_refused(live_app, 
     code = _open(page, live_app.base_url, "classic", {"name_the_work": "yes", "hints": "yes"})
     _start(page, live_app.base_url, code)
     page.wait_for_selector("#ask-work", timeout=10_000)
-    assert page.locator("#ask-card").count() == 0  # no list of titles
+    assert page.locator("#ask .pick .pick-name").count() == 0  # no list of titles: the authors only
     page.screenshot(path="/tmp/recall-named-ask-390.png", full_page=True)
     for _ in range(2):
-        page.fill("#ask-work", "Moby-Dick")
-        page.click("#ask-button")
+        _named_ask(page, "Moby-Dick")
         page.wait_for_selector("#ask-refusal")
         assert "not one of" in page.inner_text("#ask-refusal")
     page.wait_for_selector("#hint-button")  # offered after the second miss
     game = _game(live_app, code)
-    set_id = page.eval_on_selector("#ask-set", "s => s.value")
+    set_id = page.get_attribute("#ask .pick[aria-pressed=true]", "data-pick")
     held = set(game.view("Anna").hand)
     card = next(c for c in game.deck.set(set_id).cards if c.id not in held)
     title = card.title
-    target = page.eval_on_selector("#ask-target", "s => s.value")
+    target = page.get_attribute("#ask button.target[aria-pressed=true]", "data-target")
     hit = card.id in game.view(target).hand
-    page.fill("#ask-work", title[:-1] + "x" if len(title) >= 5 else title)  # one slip
-    page.click("#ask-button")
+    _named_ask(page, title[:-1] + "x" if len(title) >= 5 else title)  # one slip
     page.wait_for_selector("#reveal")
     text = page.inner_text("#reveal")
     assert title in text or "no such card" in text

@@ -4,9 +4,11 @@
    deck the table sends (its colours included): no image request per card.
 
    cardFace(index, id, opts): an <li class="card ...">, opts.hidden for a card whose work this reader may
-   not see yet (a naming to come); setStack(index, setId, owner): a <span class="stack">. Colours go in
+   not see yet (a naming to come), opts.mini for the compact face of a hand on a phone (a strip of the
+   set's colour and the work, one line); setStack(index, setId, owner): a <span class="stack">;
+   pile(index, setId, count): a set held in a hand, its name and how many of its cards. Colours go in
    through the CSSOM (style.setProperty), which the strict CSP allows, never as a style attribute. */
-import { el, gettext } from "./common.js";
+import { el, gettext, ngettext } from "./common.js";
 import { cardTitle, setName, setTitles } from "./deck.js";
 
 const RANK_SUIT = /^(\S{1,3}?)\s?([♠♥♦♣♤♡♢♧])$/u;
@@ -44,6 +46,14 @@ export function cardFace(index, id, opts) {
   const set = index.sets[card.set] || {};
   const known = !opts.hidden && card.title !== null && card.title !== undefined;
   const playing = known && index.deck.playing_cards ? rankAndSuit(card.title) : null;
+  if (opts.mini) {
+    // One line: the set's colour as a strip (its name is the pile's, beside), then the work.
+    const mini = el("li", { class: "card face mini" + (playing ? " playing " + (playing.red ? "red" : "black") : "") +
+      (known ? "" : " unknown"), "data-card": id },
+      playing ? null : el("span", { class: "band", "aria-hidden": "true" }),
+      el("span", { class: "title", text: known ? card.title : cardTitle(index, id, opts.hidden ? new Set([id]) : null) }));
+    return paint(mini, playing ? null : set.color);
+  }
   if (playing) {
     // The title is the card's name for every reader ("10♥"); the big rank and suit are its picture.
     return el("li", { class: "card face playing " + (playing.red ? "red" : "black"), "data-card": id },
@@ -71,6 +81,18 @@ export function setStack(index, setId) {
   if (titles.length) stack.append(el("span", { class: "visually-hidden", text: ": " + titles.join(", ") }));
   if (set.color) stack.style.setProperty("--set", set.color);  // (its name is ink on white: no band to read)
   return stack;
+}
+
+/* A set in a hand: a small stack in the set's colour, its name and how many of its cards are held (the
+   number said in words for a screen reader). */
+export function pile(index, setId, count) {
+  const set = index.sets[setId] || {};
+  const node = el("span", { class: "pile", "data-set": setId },
+    el("span", { class: "pile-name", text: setName(index, setId) }),
+    el("span", { class: "pile-count", "aria-hidden": "true", text: String(count) }),
+    el("span", { class: "visually-hidden", text: " " + ngettext("(%(num)d card)", "(%(num)d cards)", count) }));
+  if (set.color) node.style.setProperty("--set", set.color);
+  return node;
 }
 
 /* The cards of a hand, grouped by set in the deck's order (a recall table: its sets, the state's cards). */

@@ -3,7 +3,7 @@
    before that. */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
 import { api, clear, el, fillNodes, gettext, lang, ngettext, serverNow, watch } from "./common.js";
-import { cardFace, groupBySet } from "./cards.js";
+import { cardFace, groupBySet, pile } from "./cards.js";
 import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
 import { renderSummary, renderTable } from "./table.js";
@@ -33,21 +33,54 @@ function start(root) {
 
   function url() { return active === null ? apiUrl : apiUrl + "?seat=" + active; }
 
-  function showError(message) {
-    errorLine.textContent = message || "";
+  /* What the screen says went wrong. A refusal (a move or a hint the table would not take) stays until the
+     student's next action or REFUSAL_MS, whichever is later: a state coming in does not wipe it. A lost
+     connection is said until the next state comes. */
+  const REFUSAL_MS = 5000;
+  let connection = "";       // the poll's or stream's trouble, if any
+  let refusal = null;        // {text, at}: the last refusal on screen, since when
+  let note = null;           // {text, at}: a short note (a tap the table had moved past; a move made for you)
+  let refusalTimer = null, noteTimer = null;
+
+  function paintError() {
+    const message = refusal ? refusal.text : connection;
+    if (errorLine.textContent !== message) errorLine.textContent = message || "";
     errorLine.hidden = !message;
   }
-
-  /* A short note that goes by itself: a tap the table had already moved past is no error of the student's. */
-  let noteTimer = null;
+  function showError(message) { connection = message || ""; paintError(); }
+  function refuse(message) {
+    clearTimeout(refusalTimer);
+    refusal = message ? { text: message, at: Date.now() } : null;
+    paintError();
+  }
+  /* A note that goes by itself: a tap the table had already moved past is no error of the student's. */
   function showNote(message) {
+    clearTimeout(noteTimer);
+    note = { text: message, at: Date.now() };
     noteLine.textContent = message;
     noteLine.hidden = false;
-    clearTimeout(noteTimer);
-    noteTimer = setTimeout(function () { noteLine.hidden = true; }, 5000);
+  }
+  /* The student did something (a tap on a control of the move, a move sent): what was refused or noted
+     before goes, at once when it has been on screen REFUSAL_MS, else when it has. */
+  function acted() {
+    if (refusal) {
+      const shown = refusal;
+      const left = REFUSAL_MS - (Date.now() - shown.at);
+      clearTimeout(refusalTimer);
+      if (left <= 0) refuse(null);
+      else refusalTimer = setTimeout(function () { if (refusal === shown) refuse(null); }, left);
+    }
+    if (note) {
+      const shown = note;
+      const left = REFUSAL_MS - (Date.now() - shown.at);
+      const gone = function () { if (note === shown) { note = null; noteLine.hidden = true; } };
+      clearTimeout(noteTimer);
+      if (left <= 0) gone(); else noteTimer = setTimeout(gone, left);
+    }
   }
 
   const poll = watch(url, function (data) { showError(""); update(data); }, function (message) { showError(message); });
+  window.addEventListener("resize", function () { if (window.innerWidth !== fittedWidth) fitPanel(); });
 
   /* A turn's time limit (the table's turn_seconds): the seconds left beside the status, said aloud at most
      once a minute and at 10 s left. */
@@ -74,6 +107,9 @@ function start(root) {
     if (state && state.game && state.game.to_act && state.turn_deadline && !sending && seatOf(data) === seatOf(state)
         && data.version > state.version && serverNow() >= state.turn_deadline - 1) {
       showNote(gettext("Time was up: a computer made your move."));
+    }
+    if (state && seatOf(data) !== seatOf(state)) {  // another seat on this device: its own ask, from nothing
+      Object.assign(askDraft, { pick: null, target: null, text: "", refusal: null, scroll: 0 });
     }
     state = data;
     root.dataset.version = data.version;
@@ -153,15 +189,62 @@ function start(root) {
       reveal.scrolled = true;
       if (box.scrollIntoView) box.scrollIntoView({ block: "nearest" });
     }
+    fitPanel();
+    // The turn comes to this seat while the student reads further down: the controls come into view
+    // (once, as the turn comes; the page never moves under a student who is acting).
+    const acting = !!(game && game.seat && s.status === "playing" && (game.asks || (game.prompts && game.prompts.length)));
+    const act = document.getElementById("ask") || document.getElementById("prompt");
+    if (acting && !wasActing && act && act.scrollIntoView) {
+      const rect = act.getBoundingClientRect();
+      if (rect.top < feed.getBoundingClientRect().bottom || rect.top > window.innerHeight - 120) {
+        act.scrollIntoView({ block: "start" });
+      }
+    }
+    wasActing = acting;
+  }
+  let wasActing = false;
+
+  /* The controls of a move in the first screen, whatever the hand: the list to choose from (sets, or
+     cards) gets the height left on the screen by everything above and below it, and scrolls inside. */
+  let fittedWidth = null;
+  function fitPanel() {
+    fittedWidth = window.innerWidth;
+    const panel = document.getElementById("ask");
+    const box = panel ? panel.querySelector(".picks") : null;
+    if (!box) return;
+    box.style.removeProperty("max-height");
+    box.classList.remove("scrolls");
+    const bottom = panel.getBoundingClientRect().bottom + window.scrollY;
+    const room = window.innerHeight - 8;
+    if (bottom <= room) return;
+    const height = box.getBoundingClientRect().height;
+    box.style.setProperty("max-height", Math.max(7 * 16, Math.floor(height - (bottom - room))) + "px");
+    box.classList.add("scrolls");
+    box.scrollTop = askDraft.scroll;  // where the student had scrolled it (a redraw builds it again)
   }
 
   /* ---- the keyboard: a redraw keeps the focus on the same control (by id, with the choices made in the
      forms, and the log or sets left open); a focus lost with its control (a move sent, a form gone) goes to
      what the screen now asks for, else rests on a heading near where it was. -------------------------- */
-  const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask-work", "#ask-target", "#claim-set", "#pass button"];
+  const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask .pick[aria-pressed=true]:not([disabled])",
+    "#ask .pick:not([disabled])", "#claim-set", "#pass button:not([disabled])"];
   const RESTING = ["#summary h2", "#hand h2"];
 
   function shown(node) { return !!node && node.isConnected && node.getClientRects().length > 0; }
+
+  /* The focus the screen moves itself shows its ring to a keyboard's user; to a thumb (a tap since the last
+     key, or a touch screen before anything) a ring on the first set would read as a choice made, so it
+     shows none until a key is pressed. */
+  let lastInput = window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "pointer" : null;
+  document.addEventListener("keydown", function () {
+    lastInput = "key";
+    root.querySelectorAll(".quiet-focus").forEach(function (n) { n.classList.remove("quiet-focus"); });
+  }, true);
+  document.addEventListener("pointerdown", function () { lastInput = "pointer"; }, true);
+  function moveFocus(node) {
+    if (lastInput === "pointer" && node.tagName !== "INPUT" && node.id !== "im-button") node.classList.add("quiet-focus");
+    node.focus({ preventScroll: true });
+  }
 
   function focusNow() {
     const node = document.activeElement;
@@ -186,21 +269,22 @@ function start(root) {
       tableView.querySelectorAll("details").forEach(function (d) { if (d.className === name) d.open = true; });
     });
     let again = null;
-    if (before.id) again = document.getElementById(before.id);
+    // (a player's button just tapped made the ask: the focus goes on to the next ask's first step)
+    if (before.id && !(before.id.indexOf("ask-to-") === 0 && !askDraft.pick)) again = document.getElementById(before.id);
     else if (before.to) again = Array.prototype.find.call(me.querySelectorAll("[data-to]"), function (b) { return b.dataset.to === before.to; });
     else if (before.summary) again = Array.prototype.find.call(tableView.querySelectorAll("details"), function (d) { return d.className === before.summary; });
     if (again && again.tagName === "DETAILS") again = again.querySelector("summary");
     const now = document.activeElement;
-    if (shown(again) && again !== now) { again.focus({ preventScroll: true }); return; }
+    if (shown(again) && again !== now) { moveFocus(again); return; }
     const lost = !now || now === document.body || !shown(now) || now.dataset.resting === "1";
     if (!lost) return;
     const offered = OFFERED.map(function (q) { return root.querySelector(q); }).find(shown);
-    if (offered) { offered.focus({ preventScroll: true }); return; }
+    if (offered) { moveFocus(offered); return; }
     const resting = before.inside ? RESTING.map(function (q) { return root.querySelector(q); }).find(shown) : null;
     if (resting && resting !== now) {
       resting.setAttribute("tabindex", "-1");
       resting.dataset.resting = "1";
-      resting.focus({ preventScroll: true });
+      moveFocus(resting);
     }
   }
 
@@ -225,8 +309,12 @@ function start(root) {
     }
   }
 
-  /* ---- this seat's part: the hand, the prompts, the moves ---------------------------------------- */
+  /* ---- this seat's part: the move's controls first, then the hand ---------------------------------- */
   function keepReveal() { return !!reveal && (Date.now() - reveal.at < KEEP_MS); }
+
+  /* `answer_names: set` (the table's options): a card received is named by any work of its author the
+     receiver did not have, so the verdict says which card came as well. */
+  function namesBySet() { return !!(state && state.options && state.options.answer_names === "set"); }
 
   function revealBox() {
     const r = reveal;
@@ -236,6 +324,15 @@ function start(root) {
     if (r.kind === "ask-missed") {
       kind = "wrong";
       sentence = fillNodes(gettext("%(target)s has no such card. Your turn is over."), { target: r.target });
+    } else if (r.bySet) {
+      // What was named may be another work than the card that came: the verdict, then the card received.
+      kind = r.hinted ? (r.verdict === "wrong" ? "wrong" : "hinted") : r.text === null ? "wrong" : r.verdict;
+      const author = el("b", { text: r.author || "" });
+      const said = r.text === null ? gettext("Passed.") :
+        kind === "wrong" ? fillNodes(gettext("Not quite: that is not a work of %(author)s you did not have."), { author: author }) :
+        kind === "hinted" ? gettext("Right, with a hint. A hinted answer scores no bonus.") :
+        kind === "almost" ? gettext("Almost! Mind the spelling. +1 bonus.") : gettext("Right! +1 bonus.");
+      sentence = [].concat(said, " ", fillNodes(gettext("The card you received: %(title)s%(year)s."), { title: title, year: year }));
     } else if (r.hinted) {
       kind = r.verdict === "wrong" ? "wrong" : "hinted";
       sentence = fillNodes(r.verdict === "wrong" ? gettext("Not quite. The work was %(title)s%(year)s.") :
@@ -253,6 +350,7 @@ function start(root) {
       kind = "wrong";
       sentence = fillNodes(gettext("Not quite. The work was %(title)s%(year)s."), { title: title, year: year });
     }
+    if (["right", "almost", "hinted", "wrong"].indexOf(kind) < 0) kind = "wrong";
     // It fades in once, when it first comes: every redraw (a poll, a computer's move) builds it again,
     // and an animation started each time would blink the verdict out while the student reads it.
     const fresh = !r.drawn;
@@ -273,6 +371,9 @@ function start(root) {
     return box.querySelector(".verdict").textContent;
   }
 
+  /* The screen of the seat, top down under the feed: the verdict, the move to make (a naming, the ask,
+     a claim, a pass) or whom the table waits for, then the hand. The move's controls are never below the
+     hand: they are in the first screen whatever the hand holds. */
   function drawMe() {
     clear(me);
     const s = state, game = s.game;
@@ -283,17 +384,25 @@ function start(root) {
       me.append(el("p", { class: "hint", text: gettext("Your hand is hidden while you name the work.") }));
       return;
     }
+    if (s.status === "playing") {
+      if (game.asks) me.append(askPanel(game));
+      if (game.claimable && game.claimable.length) me.append(claimForm(game));
+      if (game.pass_targets && game.pass_targets.length) me.append(passForm(game));
+      if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", id: "waiting", text: gettext("Waiting for %(name)s.", { name: game.turn }) }));
+    }
     me.append(handView(game));
-    if (s.status !== "playing") return;
-    if (game.asks) me.append(askForm(game));
-    if (game.claimable && game.claimable.length) me.append(claimForm(game));
-    if (game.pass_targets && game.pass_targets.length) me.append(passForm(game));
-    if (!game.to_act && game.turn) me.append(el("p", { class: "waiting", text: gettext("Waiting for %(name)s.", { name: game.turn }) }));
   }
 
-  /* The hand, grouped by set, each card drawn as a card. A card that came since the last drawing of this
-     seat's hand slides in; one that left stays a moment, fading (both at most 300 ms, none when the
-     reader asked for reduced motion: play.css). */
+  /* Paused by the teacher: the controls of a move stay where they are, switched off, with the reason
+     beside them. */
+  function pausedReason() {
+    return state.paused ? el("p", { class: "act-reason", id: "act-reason", text: gettext("Paused by the teacher: wait, play goes on soon.") }) : null;
+  }
+
+  /* The hand, compact: one line per set held (its pile: name and count), then its cards as one-line
+     faces, the sets side by side where they fit. A card that came since the last drawing of this seat's
+     hand slides in; one that left stays a moment, fading (both at most 300 ms, none when the reader asked
+     for reduced motion: cards.css). */
   let lastHand = null;       // {seat, hand, cards: Set} as last drawn
   function handView(game) {
     const box = el("div", { class: "hand", id: "hand" });
@@ -302,17 +411,16 @@ function start(root) {
     const before = lastHand && lastHand.seat === game.seat && lastHand.hand === state.match.hand ? lastHand.cards : null;
     lastHand = { seat: game.seat, hand: state.match.hand, cards: mine };
     const recalled = recall(index);
-    const groups = el("div", { class: "hand-sets" });
+    const groups = el("ul", { class: "hand-sets" });
     const byTitle = function (a, b) { return String(cardTitle(index, a)).localeCompare(String(cardTitle(index, b))); };
     groupBySet(index, game.hand).forEach(function (group) {
       const set = index.sets[group.set] || { cards: [], name: group.set };
       const held = recalled ? group.cards.slice().sort(byTitle) :
         set.cards.filter(function (c) { return mine.has(c.id); }).map(function (c) { return c.id; });
-      // (The works still to collect are the ask form's choices: the hand shows what is held.)
-      groups.append(el("div", { class: "hand-set", "data-set": set.id || group.set },
-        el("h3", { class: "visually-hidden", text: set.name }),
+      groups.append(el("li", { class: "hand-set", "data-set": set.id || group.set },
+        pile(index, set.id || group.set, held.length),
         el("ul", { class: "cards" }, held.map(function (id) {
-          const face = cardFace(index, id);
+          const face = cardFace(index, id, { mini: true });
           if (before && !before.has(id)) face.classList.add("arrived");
           return face;
         }))));
@@ -320,7 +428,7 @@ function start(root) {
     box.append(groups);
     const gone = before ? Array.from(before).filter(function (id) { return !mine.has(id); }) : [];
     if (gone.length) {  // drawn once, then gone: the feed says in words who took them
-      const leaving = el("ul", { class: "cards leaving", "aria-hidden": "true" }, gone.map(function (id) { return cardFace(index, id); }));
+      const leaving = el("ul", { class: "cards leaving", "aria-hidden": "true" }, gone.map(function (id) { return cardFace(index, id, { mini: true }); }));
       box.append(leaving);
       setTimeout(function () { leaving.remove(); }, 300);
     }
@@ -337,13 +445,14 @@ function start(root) {
     if (shown) out.push(el("p", { class: "hint-text", id: "hint-text", "aria-live": "polite" },
       fillNodes(gettext("Hint: %(cue)s"), { cue: el("code", { class: "cue", text: shown.text }) })));
     if (what.offer) {
-      out.push(el("button", { type: "button", id: "hint-button", onclick: function () { askHint(what); } },
+      out.push(el("button", { type: "button", id: "hint-button", disabled: !!state.paused, onclick: function () { askHint(what); } },
         shown ? gettext("Another hint") : gettext("Get a hint")));
     }
     return out;
   }
 
   async function askHint(what) {
+    acted();
     const level = hint && hint.for === what.key ? hint.level + 1 : 1;
     try {
       const body = Object.assign({ seat: state.you.position, level: level }, what.body);
@@ -353,25 +462,30 @@ function start(root) {
       const input = document.getElementById(what.input);
       if (input) input.focus();
     } catch (error) {
-      showError(error.message);
+      refuse(error.message);
     }
   }
 
   function promptForm(game) {
     const token = game.prompts[0];
     const card = index.cards[token];
+    const paused = !!state.paused;
     const input = el("input", { name: "answer", id: "answer", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-      required: true, maxlength: "200", value: answerDraft.token === token ? answerDraft.text : "" });
+      required: true, maxlength: "200", disabled: paused, value: answerDraft.token === token ? answerDraft.text : "" });
     input.addEventListener("input", function () { answerDraft.token = token; answerDraft.text = input.value; });
+    const author = el("b", { text: setName(index, card.set) });
     const form = el("form", { class: "prompt", id: "prompt" },
-      el("h2", { text: gettext("Name the work") }),
-      el("p", {}, fillNodes(gettext("You received a card of %(set)s. Which work is it? Answer from memory."),
-        { set: el("b", { text: setName(index, card.set) }) })),
+      namesBySet() ?
+        [el("h2", {}, fillNodes(gettext("Name a work of %(author)s you did not have"), { author: author })),
+          el("p", { text: gettext("Any of their works you did not have counts. Answer from memory.") })] :
+        [el("h2", { text: gettext("Name the work") }),
+          el("p", {}, fillNodes(gettext("You received a card of %(set)s. Which work is it? Answer from memory."), { set: author }))],
+      pausedReason(),
       el("label", {}, fillNodes(gettext("Title %(field)s"), { field: input })),
       hintControls({ key: "prompt:" + token, offer: true, body: {}, input: "answer" }),
       el("div", { class: "buttons" },
-        el("button", { type: "submit", class: "primary" }, gettext("Answer")),
-        el("button", { type: "button", id: "pass-answer", onclick: function () { send({ answer: null }); } }, gettext("Pass"))));
+        el("button", { type: "submit", class: "primary", disabled: paused }, gettext("Answer")),
+        el("button", { type: "button", id: "pass-answer", disabled: paused, onclick: function () { send({ answer: null }); } }, gettext("Pass"))));
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       const move = { answer: input.value };
@@ -381,72 +495,160 @@ function start(root) {
     return form;
   }
 
-  function askForm(game) {
+  /* The ask, for a thumb: tap what to ask for (a set of the hand, or under card asks a card), then tap the
+     player: two taps, and the ask is made. Under named asks (recall) the work is then typed from memory
+     and sent with "Ask". Every choice is a button with aria-pressed, each step a fieldset with its
+     legend; after a choice the focus goes on to the next step. */
+  function askPanel(game) {
     const asks = game.asks;
-    const target = el("select", { name: "target", id: "ask-target" }, asks.targets.map(function (t) {
-      return el("option", { value: t }, ngettext("%(name)s (%(num)d card)", "%(name)s (%(num)d cards)", game.hand_counts[t], { name: t }));
-    }));
+    const paused = !!state.paused;
     const typed = asks.by !== "set" && recall(index);
-    let what, work = null;
-    if (asks.by === "set" || typed) {
-      what = el("select", { name: "set", id: "ask-set" }, asks.sets.map(function (id) {
-        return el("option", { value: id }, setName(index, id));
-      }));
-    } else {
-      const mine = new Set(game.hand);
-      what = el("select", { name: "card", id: "ask-card" }, asks.sets.map(function (id) {
-        const set = index.sets[id];
-        return el("optgroup", { label: set.name }, set.cards.filter(function (c) { return asks.bluff || !mine.has(c.id); })
-          .map(function (c) { return el("option", { value: c.id }, c.title); }));
-      }));
-    }
+    const byCard = asks.by !== "set" && !typed;
+    const mine = new Set(game.hand);
+    const heldIn = {};
+    game.hand.forEach(function (id) { const c = index.cards[id]; if (c) heldIn[c.set] = (heldIn[c.set] || 0) + 1; });
     // The deck's own word for a set ("author") only when the deck is in the table's language and has one
     // ("Set" is the deck format's word for a deck that says nothing: the sentence's own word reads better).
     const own = index.deck.set_label && index.deck.set_label !== "Set" ? index.deck.set_label : null;
     const label = index.deck.language === lang && own ? own.toLowerCase() : null;
-    let form;
-    if (typed) {
-      // Under named asks the naming is the ask: an author from the hand, and the work typed from memory.
-      work = el("input", { name: "named", id: "ask-work", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-        required: true, maxlength: "200", value: askDraft.text || "" });
-      if (askDraft.set && asks.sets.indexOf(askDraft.set) >= 0) what.value = askDraft.set;
-      const key = "ask:" + what.value;
-      what.addEventListener("change", function () { misses = 0; askDraft.set = what.value; });
-      work.addEventListener("input", function () { askDraft.text = work.value; });
-      form = el("form", { class: "ask named-ask", id: "ask" }, el("h2", { text: gettext("Your turn: ask for a work") }),
-        el("p", { class: "hint", text: gettext("Choose an author you hold, then type one of their works you do not have, from memory.") }),
-        el("label", {}, fillNodes(gettext("Ask %(player)s"), { player: target })), " ",
-        el("label", {}, fillNodes(label ? gettext("for %(label)s %(choice)s") : gettext("for the set %(choice)s"),
-          { label: label, choice: what })), " ",
-        el("label", { class: "work" }, fillNodes(gettext("the work %(field)s"), { field: work })),
-        askDraft.refusal ? el("p", { class: "refusal", id: "ask-refusal", role: "alert", text: askDraft.refusal }) : null,
-        hintControls({ key: key, offer: misses >= 2, body: { set: what.value }, input: "ask-work" }),
-        el("button", { type: "submit", class: "primary", id: "ask-button" }, gettext("Ask")));
+
+    // What may be chosen: the sets, or the cards of those sets the hand lacks (all of them with bluffs).
+    const choices = [];
+    asks.sets.forEach(function (setId) {
+      if (!byCard) { choices.push({ id: setId, set: setId, name: setName(index, setId) }); return; }
+      const set = index.sets[setId];
+      (set ? set.cards : []).forEach(function (c) {
+        if (asks.bluff || !mine.has(c.id)) choices.push({ id: c.id, set: setId, name: c.title });
+      });
+    });
+    const chosen = function (id) { return choices.find(function (c) { return c.id === id; }) || null; };
+    if (!chosen(askDraft.pick)) askDraft.pick = null;
+    if (asks.targets.indexOf(askDraft.target) < 0) askDraft.target = null;
+
+    const form = el("form", { class: "ask" + (typed ? " named-ask" : byCard ? " card-ask" : " set-ask"), id: "ask", novalidate: true });
+    form.append(el("h2", { text: typed ? gettext("Your turn: ask for a work") : gettext("Your turn: ask") }));
+    if (paused) form.append(pausedReason());
+
+    // Step 1: what to ask for.
+    const pickLegend = byCard ? gettext("1. Tap the card you want") :
+      label ? gettext("1. Tap the %(label)s you want", { label: label }) : gettext("1. Tap the set you want");
+    // (names of works or writers: two columns, each name wrapping in its button; ranks fit three a row)
+    const long = choices.some(function (c) { return String(c.name).length > 14; });
+    const picks = el("div", { class: "picks" + (long ? " long-names" : "") });
+    picks.addEventListener("scroll", function () { askDraft.scroll = picks.scrollTop; });
+    const pickButton = function (choice) {
+      const button = el("button", { type: "button", class: "pick", id: "pick-" + choice.id, "data-pick": choice.id,
+        "data-set": choice.set, "aria-pressed": String(askDraft.pick === choice.id), disabled: paused,
+        onclick: function () { choose(choice.id); } });
+      if (byCard) {
+        button.append(el("span", { class: "pick-name", text: choice.name }));
+      } else {
+        button.append(pile(index, choice.set, heldIn[choice.set] || 0));
+      }
+      const colour = index.sets[choice.set] && index.sets[choice.set].color;
+      if (colour) button.style.setProperty("--set", colour);
+      return button;
+    };
+    if (byCard) {
+      asks.sets.forEach(function (setId) {
+        const own = choices.filter(function (c) { return c.set === setId; });
+        if (!own.length) return;
+        const group = el("div", { class: "pick-group", role: "group", "aria-labelledby": "pick-group-" + setId },
+          el("span", { class: "pick-group-name", id: "pick-group-" + setId }, pile(index, setId, heldIn[setId] || 0)));
+        own.forEach(function (c) { group.append(pickButton(c)); });
+        picks.append(group);
+      });
     } else {
-      const wanted = fillNodes(asks.by !== "set" ? gettext("for the card %(choice)s") :
-        label ? gettext("for %(label)s %(choice)s") : gettext("for the set %(choice)s"), { label: label, choice: what });
-      form = el("form", { class: "ask", id: "ask" }, el("h2", { text: gettext("Your turn: ask") }),
-        el("label", {}, fillNodes(gettext("Ask %(player)s"), { player: target })), " ",
-        el("label", {}, wanted), " ",
-        el("button", { type: "submit", class: "primary", id: "ask-button" }, gettext("Ask")));
+      choices.forEach(function (c) { picks.append(pickButton(c)); });
     }
+    form.append(el("fieldset", { class: "step step-pick" }, el("legend", { text: pickLegend }), picks));
+
+    // Step 2: whom to ask.
+    const whomLegend = el("legend", { id: "whom-legend" });
+    const help = el("p", { class: "act-help", id: "act-help", role: "status" });
+    const whom = el("div", { class: "whom" }, asks.targets.map(function (name) {
+      const seat = state.seats.find(function (x) { return x.name === name; });
+      const count = game.hand_counts[name];
+      return el("button", { type: "button", class: "target", id: "ask-to-" + (seat ? seat.position : name.replace(/\W+/g, "-")),
+        "data-target": name, "aria-pressed": typed ? String(askDraft.target === name) : null, disabled: paused,
+        onclick: function () { tapTarget(name); } },
+        el("span", { class: "target-name", text: name }),
+        el("span", { class: "target-count", text: ngettext("%(num)d card", "%(num)d cards", count) }));
+    }));
+    form.append(el("fieldset", { class: "step step-whom" }, whomLegend, whom, help));
+
+    // Step 3 (named asks): the work, typed from memory.
+    let work = null;
+    if (typed) {
+      work = el("input", { name: "named", id: "ask-work", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+        required: true, maxlength: "200", disabled: paused, value: askDraft.text || "" });
+      work.addEventListener("input", function () { askDraft.text = work.value; });
+      const key = "ask:" + (askDraft.pick || "");
+      form.append(el("div", { class: "step step-work" },
+        el("label", { for: "ask-work", class: "step-label", text: gettext("3. Type the work, from memory") }),
+        el("div", { class: "work-row" }, work, el("button", { type: "submit", class: "primary", id: "ask-button", disabled: paused }, gettext("Ask"))),
+        askDraft.refusal ? el("p", { class: "refusal", id: "ask-refusal", role: "alert", text: askDraft.refusal }) : null,
+        askDraft.pick ? hintControls({ key: key, offer: misses >= 2, body: { set: askDraft.pick }, input: "ask-work" }) : null));
+    }
+
+    function paint() {
+      form.querySelectorAll(".pick").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.pick === askDraft.pick)); });
+      if (typed) form.querySelectorAll(".target").forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.target === askDraft.target)); });
+      const choice = chosen(askDraft.pick);
+      whom.classList.toggle("waiting-pick", !choice);
+      whomLegend.textContent = choice ? gettext("2. Tap the player to ask for %(choice)s", { choice: choice.name }) :
+        gettext("2. Tap the player to ask");
+      if (choice) help.textContent = "";
+      if (form.isConnected) fitPanel();  // (the legend may take another line)
+    }
+    function choose(id) {
+      acted();
+      if (askDraft.pick !== id) misses = 0;
+      askDraft.pick = id;
+      paint();
+      const next = typed && askDraft.target ? work : whom.querySelector(".target");
+      if (next) moveFocus(next);
+    }
+    function tapTarget(name) {
+      acted();
+      const choice = chosen(askDraft.pick);
+      if (!choice) {
+        help.textContent = byCard ? gettext("First tap the card you ask for.") : gettext("First tap what you ask for.");
+        const first = picks.querySelector(".pick");
+        if (first) moveFocus(first);
+        return;
+      }
+      if (typed) {
+        askDraft.target = name;
+        paint();
+        moveFocus(work);
+        return;
+      }
+      const move = { ask: name };
+      move[asks.by] = choice.id;
+      send(move);
+    }
+    paint();
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      const move = { ask: target.value };
-      if (typed) {
-        move.set = what.value;
-        move.named = work.value;
-        askDraft.set = what.value;
-        askDraft.text = work.value;
-        if (hint && hint.for === "ask:" + what.value) move.hint = hint.level;
-      } else {
-        move[asks.by] = what.value;
+      if (!typed) return;
+      acted();
+      if (!askDraft.pick || !askDraft.target) {
+        help.textContent = !askDraft.pick ? gettext("First tap what you ask for.") : gettext("Then tap the player to ask.");
+        const next = !askDraft.pick ? picks.querySelector(".pick") : whom.querySelector(".target");
+        if (next) moveFocus(next);
+        return;
       }
+      const move = { ask: askDraft.target, set: askDraft.pick, named: work.value };
+      askDraft.text = work.value;
+      if (hint && hint.for === "ask:" + askDraft.pick) move.hint = hint.level;
       send(move);
     });
     return form;
   }
-  const askDraft = { set: null, text: "", refusal: null };  // a typed ask, kept across redraws and refusals
+  // The ask being made, kept across redraws (a poll, a computer's move) and a refusal: what was tapped,
+  // whom (named asks), the work typed so far and the refusal of the last one.
+  const askDraft = { pick: null, target: null, text: "", refusal: null, scroll: 0 };
   const answerDraft = { token: null, text: "" };  // the work typed so far, kept across redraws (a hint, a poll)
 
   function claimForm(game) {
@@ -470,10 +672,12 @@ function start(root) {
     const form = el("form", { class: "claim", id: "claim" },
       el("h2", { text: gettext("Claim a half-suit") }),
       el("p", { class: "hint", text: gettext("Pick a half-suit, then who in your team holds each of its cards.") }),
-      setSelect, holders, el("button", { type: "submit", id: "claim-button" }, gettext("Claim")));
+      pausedReason(), setSelect, holders, el("button", { type: "submit", id: "claim-button", disabled: !!state.paused }, gettext("Claim")));
+    if (state.paused) setSelect.disabled = true;
     form.addEventListener("submit", function (e) {
       e.preventDefault();
-      if (!setSelect.value) { showError(gettext("Choose a half-suit to claim.")); return; }
+      acted();
+      if (!setSelect.value) { refuse(gettext("Choose a half-suit to claim.")); return; }
       const named = {};
       holders.querySelectorAll("select").forEach(function (sel) {
         (named[sel.value] = named[sel.value] || []).push(sel.dataset.card);
@@ -484,9 +688,9 @@ function start(root) {
   }
 
   function passForm(game) {
-    return el("div", { class: "pass", id: "pass" }, el("h2", { text: gettext("Hand the turn on") }),
+    return el("div", { class: "pass", id: "pass" }, el("h2", { text: gettext("Hand the turn on") }), pausedReason(),
       game.pass_targets.map(function (name) {
-        return el("button", { type: "button", "data-to": name, onclick: function () { send({ pass_to: name }); } },
+        return el("button", { type: "button", "data-to": name, disabled: !!state.paused, onclick: function () { send({ pass_to: name }); } },
           gettext("Pass the turn to %(name)s", { name: name }));
       }));
   }
@@ -503,8 +707,9 @@ function start(root) {
   async function send(move) {
     if (sending || !state || !state.you) return;
     sending = true;
-    showError("");
+    acted();
     const sentVersion = state.version;
+    const prompted = "answer" in move && state.game && state.game.prompts ? index.cards[state.game.prompts[0]] : null;
     try {
       const data = await api("POST", movesUrl, { seat: state.you.position, version: state.version, move: move });
       const events = data.result || [];
@@ -512,7 +717,8 @@ function start(root) {
       const asked = events.find(function (e) { return e.type === "ask" && "named" in e; });
       if (answered) {
         reveal = { verdict: answered.verdict || (answered.correct ? "right" : "wrong"), title: answered.title, note: answered.note,
-          text: "hinted" in answered ? answered.hinted : answered.text, hinted: "hinted" in answered, at: Date.now() };
+          text: "hinted" in answered ? answered.hinted : answered.text, hinted: "hinted" in answered, at: Date.now(),
+          bySet: namesBySet(), author: prompted ? setName(index, prompted.set) : null };
       } else if (asked && "named" in move) {
         reveal = asked.given && asked.given.length ?
           { verdict: asked.verdict, title: asked.title, note: asked.note, text: move.named, hinted: "hinted" in asked, at: Date.now() } :
@@ -521,6 +727,10 @@ function start(root) {
         reveal = null;
       }
       if ("named" in move) { askDraft.text = ""; askDraft.refusal = null; misses = 0; }
+      if ("ask" in move) {
+        askDraft.pick = askDraft.target = null;  // the next ask starts afresh
+        askDraft.scroll = 0;
+      }
       if ("answer" in move) { answerDraft.token = null; answerDraft.text = ""; }
       hint = null;
       if (reveal && (answered || asked)) announcer.tell(revealText(reveal));
@@ -535,12 +745,12 @@ function start(root) {
         announcer.tell(error.message);
         const input = document.getElementById("ask-work");
         if (input) { input.focus(); input.select(); }
-      } else if (error.status === 409 && await movedOn(sentVersion)) {
+      } else if (error.status === 409 && error.code !== "paused" && await movedOn(sentVersion)) {
         // The table had moved on (a computer's move, another device): no fault of the student's, and the
         // rule the move now breaks, if any, is the new screen's to show.
         showNote(gettext("Too late: the table moved on before your tap. Look again and choose."));
       } else {
-        showError(error.message);
+        refuse(error.message);  // kept on screen: the states that come next do not wipe it
         poll.now();
       }
     } finally {
