@@ -9,7 +9,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from app.engine.options import OPTION_NAMES, OPTION_WORDS, PRESET_HELP, PRESETS
+from app.decks.look import PLAYING_DECKS
+from app.engine.options import DEFAULT_DECKS, OPTION_NAMES, OPTION_WORDS, PRESET_HELP, PRESETS
+from app.services.tables import NAMING_OPTIONS
 from app.i18n import preset_title
 
 from .web_support import get_state, teacher_client
@@ -75,14 +77,18 @@ class Tree(HTMLParser):
         self.node.children.append(data)
 
 
-def page(client, rules: str | None = None) -> Element:
-    response = client.get("/tables/new" + (f"?rules={rules}" if rules else ""))
+def page(client, rules: str | None = None, deck: str | None = None) -> Element:
+    query = "&".join(f"{key}={value}" for key, value in (("rules", rules), ("deck", deck)) if value)
+    response = client.get("/tables/new" + (f"?{query}" if query else ""))
     assert response.status_code == 200
     return Tree(response.get_data(as_text=True)).root
 
 
-def applying(preset: str) -> set[str]:
-    return {name for name in OPTION_NAMES if preset in OPTION_WORDS[name].rules}
+def applying(preset: str, deck: str | None = None) -> set[str]:
+    """The options offered: those of the rules, but no naming for a deck of playing cards."""
+    playing = (deck or DEFAULT_DECKS[preset]) in PLAYING_DECKS
+    return {name for name in OPTION_NAMES if preset in OPTION_WORDS[name].rules
+            and not (playing and name in NAMING_OPTIONS)}
 
 
 def shown_options(root: Element) -> dict[str, Element]:
@@ -115,8 +121,8 @@ def test_each_rule_set_shows_exactly_the_options_that_apply(teacher, preset):
 
 
 def test_authors_shows_no_literature_option_and_literature_no_stock(teacher):
-    authors = set(shown_options(page(teacher, "standard")))
-    literature = set(shown_options(page(teacher, "literature")))
+    authors = set(shown_options(page(teacher, "standard", "authors-1861")))
+    literature = set(shown_options(page(teacher, "literature", "authors-1861")))
     assert not {"claims", "claims_any_time", "claiming_team_picks_next", "removed_rank", "jokers"} & authors
     assert not {"stock", "deal_size", "lucky_draw_continues", "ask_by"} & literature
     assert {"name_the_work", "hints", "works_listed"} <= authors & literature
@@ -195,12 +201,12 @@ def test_the_form_without_scripts_links_to_the_other_rules_options(teacher):
 def test_a_literature_table_opens_with_a_rare_option_changed(play_app):
     teacher = teacher_client(play_app)
     form = {"rules": "literature", "deck": "", "match_format": "hands", "match_value": "1",
-            "opt_claims_any_time": "yes", "opt_name_the_work": "yes"}
+            "opt_claims_any_time": "yes", "opt_public_log": "yes"}
     form.update({f"seat{i}": "student" for i in range(6)})
     response = teacher.post("/tables/new", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
     state = get_state(teacher, response.headers["Location"].rsplit("/", 1)[1])
-    assert state["options"]["claims_any_time"] is True and state["options"]["name_the_work"] is True
+    assert state["options"]["claims_any_time"] is True and state["options"]["public_log"] is True
     assert state["options"]["teams"] is True  # the rest as the rules say
 
 
@@ -225,3 +231,54 @@ def test_the_api_still_takes_any_option_under_any_rules(play_app):
     rows = {row["name"]: row for row in catalog["options"]}
     assert set(rows) == set(OPTION_NAMES)
     assert rows["claims"]["rules"] == ["literature"] and rows["claims"]["rare"] is True
+
+
+def words(client, **query) -> dict:
+    response = client.get("/tables/new/words", query_string=query)
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def test_the_1861_rules_with_naming_on_show_what_the_table_will_play(teacher):
+    """Naming on: the form says the values the table plays with (typos forgiven, the asker types the work,
+    the bonus apart), not the preset's bare ones, and how naming goes."""
+    said = words(teacher, rules="classic", opt_name_the_work="yes")
+    assert said["defaults"]["answers"] == "(at this table: a typo forgiven)"
+    assert said["defaults"]["named_asks"] == "(at this table: yes)"
+    assert said["defaults"]["bonus_in_score"] == "(at this table: sets decide the winner; the bonus is counted apart)"
+    assert said["naming"] == "The asker types the work in the ask, from memory; a right naming scores 1."
+    assert said["playing"] is False
+    bare = words(teacher, rules="classic")
+    assert bare["defaults"]["answers"] == "(the rules: spelled right)" and bare["naming"] == ""
+
+
+def test_set_asks_with_naming_say_any_work_lacked_counts(teacher):
+    said = words(teacher, rules="go-fish", deck="authors-1861", opt_name_the_work="yes")
+    assert said["defaults"]["answer_names"] == "(at this table: any work of the set not held before)"
+    assert said["naming"] == ("Each card received is named from memory: any work of that author the student "
+                              "did not have counts.")
+    listed = words(teacher, rules="go-fish", deck="authors-1861", opt_name_the_work="yes", opt_works_listed="yes")
+    assert listed["naming"].startswith("Each card received is named by picking from the list of works")
+
+
+def test_a_form_sent_back_shows_the_tables_values_and_the_naming_sentence(play_app):
+    teacher = teacher_client(play_app)
+    form = {"rules": "classic", "deck": "authors-1861", "seat0": "student", "opt_name_the_work": "yes",
+            "opt_deal_size": "seven"}
+    response = teacher.post("/tables/new", data=form)
+    assert response.status_code == 400
+    rows = shown_options(Tree(response.get_data(as_text=True)).root)
+    assert rows["answers"].find("span", class_="default").text() == "(at this table: a typo forgiven)"
+    assert rows["name_the_work"].find("span", id="naming-how").text().startswith("The asker types the work")
+
+
+def test_a_playing_card_deck_offers_no_naming_and_the_form_refuses_it(play_app):
+    teacher = teacher_client(play_app)
+    assert words(teacher, rules="standard")["playing"] is True
+    assert not set(shown_options(page(teacher, "standard"))) & set(NAMING_OPTIONS)
+    assert {"name_the_work", "answers"} <= set(shown_options(page(teacher, "standard", "authors-1861")))
+    form = {"rules": "standard", "deck": "standard-52", "opt_name_the_work": "yes"}
+    form.update({f"seat{i}": "student" for i in range(3)})
+    response = teacher.post("/tables/new", data=form)
+    assert response.status_code == 400
+    assert "An ordinary playing-card deck has no works to name" in response.get_data(as_text=True)

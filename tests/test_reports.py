@@ -367,3 +367,41 @@ def test_a_student_whose_seat_a_computer_holds_stays_in_the_report(play_app, hol
     with play_app.app_context():
         report = reports.build(teacher_id_of(play_app), reports.period(None, None), table_code=code)
     assert sum(work.asked for work in report.decks[0].works.values()) == len(made)
+
+
+def test_a_students_page_lists_only_her_tables_and_answers_fold_per_student(play_app):
+    """Anna played Room 12, Fay another table: Anna's page lists Room 12 alone; the class report folds
+    every answer into one closed block per student (her page opens hers), and the CSV is as before."""
+    from .test_web_play import play_out
+    from .web_support import for_play, open_table
+
+    teacher = teacher_client(play_app)
+    code, answers, _final = played_table(play_app, teacher)
+    for_play(play_app)
+    other = open_table(teacher, seats=[{"kind": "human"}, {"kind": "computer"}, {"kind": "computer"}])
+    fay = seat_student(play_app, other, "Fay")
+    teacher.post(f"/api/tables/{other}/start")
+    play_out(other, {"Fay": fay}, deck_of(teacher, other), random.Random(1))
+
+    everyone = teacher.get("/reports/").get_data(as_text=True)
+    listed = everyone.split('id="report-tables"', 1)[1].split("</table>", 1)[0]
+    assert f'data-code="{code}"' in listed and f'data-code="{other}"' in listed
+    anna = teacher.get("/reports/?student=anna").get_data(as_text=True)
+    listed = anna.split('id="report-tables"', 1)[1].split("</table>", 1)[0]
+    assert f'data-code="{code}"' in listed and f'data-code="{other}"' not in listed
+
+    folded = everyone.split('id="report-answers"', 1)[1]
+    blocks = folded.split("<details")[1:]
+    assert [b.split('data-answers-of="', 1)[1].split('"', 1)[0] for b in blocks] == ["Anna", "Boris"]
+    for block in blocks:
+        head = block.split(">", 1)[0]
+        assert " open" not in head  # closed by default
+        name = block.split('data-answers-of="', 1)[1].split('"', 1)[0]
+        mine = [a for a in answers if a[0] == name]
+        assert block.count("<tr class=") == len(mine)
+        summary = block.split("<summary>", 1)[1].split("</summary>", 1)[0]
+        assert summary.startswith(f"{name}: {len(mine)} answer") and f"{sum(a[3] for a in mine)} recalled" in summary
+    own = anna.split('id="report-answers"', 1)[1]
+    assert own.count("<details") == 1 and 'data-answers-of="Anna" open' in own
+    rows = _csv_rows(teacher, "/reports/answers.csv")
+    assert len(rows) == len(answers) and {r["student"] for r in rows} == {"Anna", "Boris"}

@@ -184,3 +184,39 @@ def test_the_class_word_is_limited_per_browser_then_per_address(app):
     away = app.test_client()
     away.environ_base.update({"REMOTE_ADDR": "203.0.113.5"})
     assert away.post(f"/api/tables/{code}/join", json={"student": students["Vera"], "word": word}).status_code == 201
+
+
+def test_typing_a_roster_name_seats_her_as_the_tap_would(app):
+    """At a class's table the code and her roster name typed (case and spacing aside) seat the roster
+    student, as tapping her name does; a name not on the roster is still refused."""
+    teacher = teacher_client(app)
+    make_class(teacher)
+    class_id, students = class_ids(app)
+    code = open_for_class(teacher, class_id)
+    typed = app.test_client().post("/join", data={"code": code, "name": "  gLEB "})
+    assert typed.status_code == 303 and typed.headers["Location"].endswith(f"/t/{code}/play")
+    api = app.test_client().post(f"/api/tables/{code}/join", json={"name": "anna"})
+    assert api.status_code == 201 and api.get_json()["you"]["name"] == "Anna"
+    with app.app_context():
+        seats = {s.name: s.student_id for s in Seat.query.join(Table).filter(Table.code == code) if s.student_id}
+    assert seats == {"Gleb": students["Gleb"], "Anna": students["Anna"]}
+    again = app.test_client().post("/join", data={"code": code, "name": "GLEB"})  # as a second tap on Gleb
+    assert again.status_code == 409
+    stranger = app.test_client().post("/join", data={"code": code, "name": "Mallory"})
+    assert stranger.status_code == 400 and "pick your name from the class list" in stranger.get_data(as_text=True)
+
+
+def test_a_typed_roster_name_needs_the_class_word_too(app):
+    teacher = teacher_client(app)
+    make_class(teacher, word=True)
+    class_id, _students = class_ids(app)
+    with app.app_context():
+        word = SchoolClass.query.one().word
+    code = open_for_class(teacher, class_id)
+    bare = app.test_client().post("/join", data={"code": code, "name": "Vera"})
+    page = bare.get_data(as_text=True)
+    assert bare.status_code == 400 and "Type the class word shown on the projector" in page and 'id="class-word"' in page
+    wrong = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Vera", "word": "ZZZZ"})
+    assert wrong.status_code == 400 and wrong.get_json()["error"]["code"] == "wrong-class-word"
+    right = app.test_client().post(f"/api/tables/{code}/join", json={"name": "vera", "word": word})
+    assert right.status_code == 201 and right.get_json()["you"]["name"] == "Vera"

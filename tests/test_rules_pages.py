@@ -80,6 +80,15 @@ def test_the_pages_follow_the_project_rules():
         assert phrase in claims
 
 
+def test_the_1861_bonus_is_the_one_the_table_plays():
+    """With the bonus on, a table of the 1861 rules has the asker type the work, forgives a typo and counts
+    the bonus apart from sets (services/tables.py, app_defaults): the page says so."""
+    end = text_of(rules.rules_page("classic", "en").section("end"))
+    for phrase in ("when you ask, type the work yourself", "a small typo is\nforgiven", "counted apart"):
+        assert " ".join(phrase.split()) in " ".join(end.split())
+    assert "receive a card, name its work" not in end
+
+
 def test_unknown_preset_or_language_is_refused():
     with pytest.raises(rules.UnknownPreset, match="poker"):
         rules.rules_page("poker", "en")

@@ -148,3 +148,25 @@ def test_the_migration_adds_the_column(tmp_path, monkeypatch):
             assert "time_zone" in {c["name"] for c in inspect(db.engine).get_columns("teachers")}
         finally:
             db.engine.dispose()
+
+
+def test_a_zone_is_kept_when_another_writer_committed_since_the_teacher_was_read(app):
+    """The clock and other requests write all through a lesson: on SQLite a read transaction that then
+    writes fails at once ("database is locked") when another connection committed in between, so a write
+    begins as one (db.begin_write)."""
+    import sqlite3
+
+    from app.services import time_zones
+
+    teacher_client(app)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            pytest.skip("SQLite's snapshot rule (PostgreSQL reads the latest row in READ COMMITTED)")
+        teacher = Teacher.query.first()  # the request's read transaction begins here
+        other = sqlite3.connect(db.engine.url.database)  # another writer (another process) commits meanwhile
+        other.execute("UPDATE teachers SET time_zone = 'UTC' WHERE id = ?", (teacher.id,))
+        other.commit()
+        other.close()
+        assert time_zones.remember(teacher, "Europe/Paris") == "Europe/Paris"
+        db.session.expire_all()
+        assert db.session.get(Teacher, teacher.id).time_zone == "Europe/Paris"

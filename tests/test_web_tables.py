@@ -79,7 +79,7 @@ def test_the_new_table_form_opens_a_table_and_shows_its_code_and_qr(play_app):
     html = page.get_data(as_text=True)
     assert "name_the_work" in html and "a right answer scores 1" in html  # each option explained
     assert "<script>" not in html and "onclick=" not in html              # no inline scripts
-    form = {"rules": "standard", "deck": "", "seat0": "student", "seat1": "here", "seat1_name": "Vera",
+    form = {"rules": "standard", "deck": "authors-1861", "seat0": "student", "seat1": "here", "seat1_name": "Vera",
             "seat2": "computer:random", "seat3": "", "match_format": "hands", "match_value": "2",
             "opt_name_the_work": "yes", "opt_public_log": ""}
     response = teacher.post("/tables/new", data=form)

@@ -84,6 +84,7 @@ def create_teacher(name: Any, password: Any, invited_by: int | None = None,
     if find_by_name(name) is not None:
         raise Conflict(say(N_('There is already a teacher called "%(name)s"; choose another name.'), name=name),
                        code="name-taken")
+    begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
     teacher = Teacher(name=name, name_key=account_key(name), password_hash=password_hash, invited_by=invited_by)
     db.session.add(teacher)
     try:
@@ -154,7 +155,9 @@ def change_password(teacher: Teacher, current: Any, new: Any, repeat: Any, keep_
     check_password_rules(new)
     if new != repeat:
         raise BadRequest(N_("The two new passwords differ."), code="passwords-differ")
-    teacher.password_hash = hash_password(new)
+    new_hash = hash_password(new)
+    begin_write()
+    teacher.password_hash = new_hash
     others = delete(TeacherLogin).where(TeacherLogin.teacher_id == teacher.id)
     if keep_login:
         others = others.where(TeacherLogin.token_hash != token_hash(keep_login))
@@ -170,6 +173,7 @@ def start_login(teacher: Teacher, replacing: str | None = None, max_idle: float 
     hash is stored). `replacing` is the browser's log-in before, if any: it ends. Log-ins unused for
     longer than `max_idle` seconds (a session's lifetime) are deleted on the way."""
     token, now = new_token(), time.time()
+    begin_write()
     stale = TeacherLogin.seen_at < now - max_idle
     if replacing:
         stale = stale | (TeacherLogin.token_hash == token_hash(replacing))
@@ -211,6 +215,7 @@ def note_seen(teacher: Teacher) -> None:
 def end_login(token: str | None) -> None:
     """Log out: this log-in's row goes, so its session cookie, saved anywhere, opens nothing any more."""
     if token:
+        begin_write()
         db.session.execute(delete(TeacherLogin).where(TeacherLogin.token_hash == token_hash(token))
                            .execution_options(synchronize_session=False))
         db.session.commit()
@@ -222,6 +227,7 @@ def end_login(token: str | None) -> None:
 def create_invitation(teacher: Teacher) -> str:
     """A one-use sign-up link's secret; only its hash is stored."""
     token = new_token()
+    begin_write()
     db.session.add(Invitation(token_hash=token_hash(token), created_by=teacher.id,
                               expires_at=time.time() + INVITATION_DAYS * 86400))
     db.session.commit()
@@ -260,6 +266,7 @@ def sign_up(name: Any, password: Any, repeat: Any, invitation_token: str | None 
         raise BadRequest(N_("The two passwords differ."), code="passwords-differ")
     if invitation is not None:
         # Claim the invitation first, in one UPDATE: two sign-ups with one link cannot both succeed.
+        begin_write()
         claimed = (Invitation.query.filter(Invitation.id == invitation.id, Invitation.used_at.is_(None))
                    .update({Invitation.used_at: time.time()}, synchronize_session=False))
         db.session.commit()

@@ -12,7 +12,7 @@ import re
 import secrets
 from typing import Any, overload
 
-from ..db import db
+from ..db import begin_write, db
 from ..decks.errors import N_, say
 from ..models import RosterStudent, SchoolClass
 from ..store import TableLike
@@ -72,6 +72,7 @@ def create(teacher_id: int, name: Any, roster: Any, with_word: bool = False) -> 
                              count=len(names)))
     if SchoolClass.query.filter_by(teacher_id=teacher_id).count() >= MAX_CLASSES:
         raise Conflict(say(N_("you have %(max)d classes already: delete one first"), max=MAX_CLASSES))
+    begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
     school_class = SchoolClass(teacher_id=teacher_id, name=name, word=new_word() if with_word else None,
                                students=[RosterStudent(name=n, name_key=name_key(n)) for n in names])
     db.session.add(school_class)
@@ -104,6 +105,7 @@ def on_roster(school_class: SchoolClass) -> list[RosterStudent]:
 def add_names(school_class: SchoolClass, roster: Any) -> int:
     """Add pasted names (a removed name comes back); returns how many are new on the roster."""
     names = parse_roster(roster)
+    begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
     by_key = {name_key(s.name): s for s in school_class.students}  # (a stored key may be of an older rule)
     added = 0
     for name in names:
@@ -126,18 +128,21 @@ def remove_student(school_class: SchoolClass, student_id: Any) -> RosterStudent:
                                           if str(s.id) == str(student_id) and not s.removed), None)
     if student is None:
         raise NotFound(N_("There is no such student on this class's roster."), code="unknown-student")
+    begin_write()
     student.removed = True
     db.session.commit()
     return student
 
 
 def set_word(school_class: SchoolClass, on: bool) -> None:
+    begin_write()
     school_class.word = new_word() if on else None
     db.session.commit()
 
 
 def delete(school_class: SchoolClass) -> None:
     """The class and its roster go; tables and reports keep the names they were played with."""
+    begin_write()
     db.session.delete(school_class)
     db.session.commit()
 

@@ -276,9 +276,10 @@ def hint_for(table: TableLike, seat_name: str, level: int, set_id: str | None) -
 def _remember_hint(table: TableLike, seat_name: str, level: int) -> None:
     """Keep the hint given (the most asked for at this version), so that it counts for the seat's next
     naming even from a browser that leaves `hint` out of its move."""
-    from ..db import db
+    from ..db import begin_write, db
     from ..models import HintGiven
 
+    begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
     HintGiven.query.filter(HintGiven.table_id == table.id, HintGiven.version < table.version).delete()  # spent
     row = db.session.get(HintGiven, (table.id, table.version, seat_name))
     if row is None:

@@ -193,6 +193,14 @@ class Report:
     decks: list[DeckLine]
     cut: bool = False   # MAX_HANDS was reached
 
+    def answers_by_student(self) -> list[tuple[str, list[Answer]]]:
+        """Every answer folded by the student it is of (a computer's on her seat with hers), by name, each
+        student's in the order they were made."""
+        folded: dict[str, tuple[str, list[Answer]]] = {}
+        for answer in self.answers:
+            folded.setdefault(answer.student.casefold(), (answer.student, []))[1].append(answer)
+        return [folded[key] for key in sorted(folded)]
+
 
 def _deck_key(table: Table, snapshots: dict[str, DeckSnapshot]) -> tuple[str, Any]:
     if table.deck_id.startswith(SNAPSHOT_PREFIX):
@@ -300,6 +308,8 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
         for target in (by_code[answer.table].students[answer.student], everyone, everyone.day(day_of(answer.time))):
             target.count(answer)
     ordered_tables = sorted(tables.values(), key=lambda t: (-t.opened, t.code))
+    if wanted:  # a student's report: the tables she played, not a row of empty cells for each other one
+        ordered_tables = [t for t in ordered_tables if t.students]
     ordered_students = sorted(students.values(), key=lambda s: (s.name.casefold(), sorted(s.tables)))
     ordered_decks = sorted(decks.values(), key=lambda d: d.title.casefold())
     return Report(when, ordered_tables, ordered_students, answers, ordered_decks, cut)

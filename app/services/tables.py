@@ -138,6 +138,48 @@ def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in out.items() if name not in given}
 
 
+# The options that are about naming works: they mean nothing for ordinary playing cards ("A♠" is no work).
+NAMING_OPTIONS = ("name_the_work", "named_asks", "answers", "answer_names", "bonus_in_score", "works_listed", "hints")
+
+
+def table_options(rules: str, given: dict[str, Any]) -> Options:
+    """The options a new table of these rules plays with, the teacher's choices `given` (OptionsError
+    when they do not go together): the preset, then the app's defaults once the bonus is on."""
+    options = make_options(rules, given)
+    return make_options(rules, {**app_defaults(options, given), **given})
+
+
+def naming_sentence(options: Options) -> Text | None:
+    """How naming a work goes at a table with these options, in a sentence for the new-table form; None
+    when no work is named."""
+    if options.named_asks:
+        return Text(N_("The asker types the work in the ask, from memory; a right naming scores 1."))
+    if not options.name_the_work:
+        return None
+    if options.answer_names == "set":
+        return Text(N_("Each card received is named by picking from the list of works: any work of that author "
+                       "the student did not have counts.") if options.works_listed else
+                    N_("Each card received is named from memory: any work of that author the student did not "
+                       "have counts."))
+    return Text(N_("Each card received is named by picking from the list of works: only its own work counts.")
+                if options.works_listed else
+                N_("Each card received is named from memory: only its own work counts."))
+
+
+def naming_on_playing_cards(deck_ref: str | None, rules: str, teacher_id: int, given: dict[str, Any]) -> None:
+    """The new-table form's check: naming options set for a deck of ordinary playing cards are refused
+    with a sentence (the form hides them for such a deck; the API takes them as before, records too)."""
+    from ..decks.look import is_playing_deck
+
+    named = [name for name in NAMING_OPTIONS if name in given]
+    if not named:
+        return
+    deck = studio.deck_for_table(deck_ref or DEFAULT_DECKS.get(rules, "standard-52"), teacher_id)
+    if is_playing_deck(deck):
+        raise BadRequest(say(N_("An ordinary playing-card deck has no works to name: choose a deck of works, "
+                                "or leave the naming options as the rules say.")))
+
+
 def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE) -> tuple[Table, dict[int, str]]:
     """Open a table for this teacher (`spec`: a NewTable, or its JSON). Returns it and the tokens of the
     seats played on this device. The table plays in its `language`, else in `default_language`."""
@@ -147,8 +189,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
     deck_ref = spec.deck or DEFAULT_DECKS.get(rules, "standard-52")
     deck = studio.deck_for_table(deck_ref, teacher_id)  # a built-in deck, or a studio deck the teacher sees
     try:
-        options = make_options(rules, spec.options)
-        options = make_options(rules, {**app_defaults(options, spec.options), **spec.options})
+        options = table_options(rules, spec.options)
     except OptionsError as exc:
         raise BadRequest(exc) from None
     overrides = options.overrides(PRESETS[rules])
@@ -313,9 +354,26 @@ def join_from_roster(table: TableLike, student: Any, word: Any = None, **joining
     if school_class is None:
         raise BadRequest(N_("This table is not a class's: type your name."), code="no-roster")
     picked = classes.student_of(school_class.id, student)
+    if school_class.word and not (isinstance(word, str) and word.strip()):  # not typed: no guess to count
+        raise BadRequest(N_("Type the class word shown on the projector, then tap your name."),
+                         code="class-word-missing")
     if not classes.word_matches(school_class, word):
         raise BadRequest(N_("That is not the class word: it is on the projector."), code="wrong-class-word")
     return join(table, picked.name, student_id=picked.id, **joining)
+
+
+def roster_student_named(table: TableLike, name: Any) -> int | None:
+    """At a class's table, the roster student whose name was typed (case and spacing aside, as name_key
+    compares names): she joins as if she had tapped it (join_from_roster); None at any other table or
+    for a name not on the roster."""
+    school_class = classes.class_of(table)
+    if school_class is None or not isinstance(name, str) or not name.strip():
+        return None
+    def key(text: str) -> str:  # spaces folded as a name is cleaned, then compared as names are
+        return name_key(" ".join(text.split()))
+
+    typed = key(name)
+    return next((s.id for s in classes.on_roster(school_class) if key(s.name) == typed), None)
 
 
 def roster_choices(table: TableLike) -> list[dict[str, Any]] | None:

@@ -7,7 +7,7 @@ import zoneinfo
 from functools import lru_cache
 from typing import Any
 
-from ..db import db
+from ..db import begin_write, db
 from ..decks.errors import N_, say
 from ..models import Teacher
 from .errors import BadRequest
@@ -35,6 +35,7 @@ def remember(teacher: Teacher, name: Any) -> str:
     """Keep the (checked) zone in the teacher's account; returns it."""
     zone = check(name)
     if teacher.time_zone != zone:
+        begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
         teacher.time_zone = zone
         db.session.commit()
     return zone

@@ -190,8 +190,10 @@ def join(code: str):
         return jsonify(data)
     sent = schemas.parse(schemas.JoinRequest, body)
     try:
-        if sent.student is not None:  # a class's table: the name picked from its roster
-            seat, token = guard.join_from_roster(table, sent.student, sent.word)
+        # A class's table: the name picked from its roster, or typed as it is there (the same path).
+        student = sent.student if sent.student is not None else tables.roster_student_named(table, sent.name)
+        if student is not None:
+            seat, token = guard.join_from_roster(table, student, sent.word)
         else:
             seat, token = tables.join(table, sent.name, **guard.joining())
     except tables.WaitForTeacher as asked:

@@ -9,10 +9,11 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..engine.bots import BOTS
-from ..engine.options import OPTION_NAMES, PRESETS
+from ..decks.look import is_playing_deck
+from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, OptionsError, make_options
 from ..i18n import current_language, preset_title, translated
 from ..lan import only_this_computer
-from ..services import classes
+from ..services import classes, studio
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
 from ..services.errors import ServiceError
@@ -66,8 +67,9 @@ def new():
                                                           "class_id": request.args.get("class", "")}
     if request.method == "POST":
         try:
-            table, here = table_service.create(spec_from_form(request.form), current_user.id,
-                                               default_language=current_language())
+            spec = spec_from_form(request.form)
+            table_service.naming_on_playing_cards(spec["deck"], spec["rules"], current_user.id, spec["options"])
+            table, here = table_service.create(spec, current_user.id, default_language=current_language())
         except ServiceError as exc:
             return _new_form(form, translated(exc)), exc.status
         for position, token in here.items():
@@ -76,30 +78,89 @@ def new():
     return _new_form(form, None)
 
 
-def _presets_defaults(name: str) -> str:
-    return json.dumps({preset: getattr(options, name) for preset, options in PRESETS.items()})
-
-
 def _choice_labels(name: str) -> str:
     """An option's choices as the reader reads them ({"set": "a whole set", ...}), for the form's script."""
     return json.dumps({value: _(label) for value, label in (choice_labels(name) or {}).items()}, ensure_ascii=False)
 
 
-def _rules_default(name: str, preset: str) -> str:
-    """What an option is under a preset, as the form says it beside the option ("(the rules: no)"), nothing
-    when the rules leave it unset; new_table.js says the same when the rules change."""
-    if preset not in PRESETS:
-        return ""
-    value = getattr(PRESETS[preset], name)
+def _given_options(form, preset: str) -> dict:
+    """The options the form sets (blank ones left to the rules), as the service takes them; one the rules
+    refuse on its own ("seven" for a number) left out, as the error beside the form says."""
+    given = spec_from_form(form)["options"]
+    usable = {}
+    for name, value in given.items():
+        try:
+            make_options(preset, {name: value})
+        except OptionsError:
+            continue
+        usable[name] = value
+    return usable
+
+
+def _blank_value(name: str, preset: str, given: dict):
+    """What an option is at this table when left "as the rules say", the form's other choices as they are:
+    the preset's value, as the app changes it once the bonus is on (services/tables.py, app_defaults)."""
+    others = {key: value for key, value in given.items() if key != name}
+    try:
+        return getattr(table_service.table_options(preset, others), name)
+    except OptionsError:  # choices that do not go together: the service says so when the table opens
+        return getattr(PRESETS[preset], name)
+
+
+def _value_words(name: str, value) -> str:
     labels = choice_labels(name) or {}
     if isinstance(value, bool):
         key = "yes" if value else "no"
-        text = _(labels[key]) if key in labels else _("yes") if value else _("no")
-    elif value is None:
+        return _(labels[key]) if key in labels else _("yes") if value else _("no")
+    return _(labels[str(value)]) if str(value) in labels else str(value)
+
+
+def _rules_default(name: str, preset: str, given: dict | None = None) -> str:
+    """What an option is at this table when left blank, as the form says it beside the option ("(the rules:
+    no)", or "(at this table: ...)" where the bonus changes the preset's value), nothing when the rules
+    leave it unset; new_table.js asks for the same words (tables.new_words) when a choice changes."""
+    if preset not in PRESETS:
+        return ""
+    value = _blank_value(name, preset, given or {})
+    if value is None:
         return ""  # nothing set (the help line says what blank does: the usual deal, no rank removed)
-    else:
-        text = _(labels[str(value)]) if str(value) in labels else str(value)
-    return _("(the rules: %(value)s)", value=text)
+    if value != getattr(PRESETS[preset], name):
+        return _("(at this table: %(value)s)", value=_value_words(name, value))
+    return _("(the rules: %(value)s)", value=_value_words(name, value))
+
+
+def _naming_sentence(preset: str, given: dict) -> str:
+    """How naming works at this table, under "Name the work"; empty when no work is named."""
+    try:
+        sentence = table_service.naming_sentence(table_service.table_options(preset, given))
+    except OptionsError:
+        return ""
+    return translated(sentence) if sentence is not None else ""
+
+
+def _playing_deck(form, preset: str) -> bool:
+    """Whether the chosen deck (else the rules' usual one) is of ordinary playing cards: no works to name."""
+    try:
+        deck = studio.deck_for_table(form.get("deck") or DEFAULT_DECKS.get(preset, "standard-52"), current_user.id)
+    except ServiceError:
+        return False
+    return is_playing_deck(deck)
+
+
+def _form_words(form, preset: str) -> dict:
+    """What the form says of its options under these choices: the value each has when left blank, the
+    naming sentence, whether the deck is of playing cards (the naming options are then not offered)."""
+    given = _given_options(form, preset)
+    return {"defaults": {name: _rules_default(name, preset, given) for name in OPTION_NAMES},
+            "naming": _naming_sentence(preset, given), "playing": _playing_deck(form, preset)}
+
+
+@bp.get("/tables/new/words")
+@teacher_required
+def new_words():
+    """The form's words for its current choices (?rules=..&deck=..&opt_...=..), for new_table.js."""
+    preset = request.args.get("rules") if request.args.get("rules") in PRESETS else "standard"
+    return _form_words(request.args, preset)
 
 
 def _preset_titles() -> dict[str, str]:
@@ -110,9 +171,9 @@ def _preset_titles() -> dict[str, str]:
 def _new_form(form, error: str | None) -> str:
     chosen_rules = form.get("rules") if form.get("rules") in PRESETS else "standard"  # its options are shown
     return render_template("tables/new.html", catalog=catalog(current_user.id), form=form, error=error, seats=FORM_SEATS,
-                           chosen_rules=chosen_rules,
-                           default_seats=DEFAULT_SEATS, presets_defaults=_presets_defaults,
-                           choice_labels=_choice_labels, rules_default=_rules_default,
+                           chosen_rules=chosen_rules, form_words=_form_words(form, chosen_rules),
+                           naming_options=table_service.NAMING_OPTIONS,
+                           default_seats=DEFAULT_SEATS, choice_labels=_choice_labels,
                            preset_titles=_preset_titles(), classes=classes.of_teacher(current_user.id))
 
 
@@ -182,8 +243,10 @@ def join():
     try:
         table = table_service.read(code)
         if not seating.held_seats(table):
-            if request.form.get("student"):  # a class's table: the name picked from its roster
-                seat, token = guard.join_from_roster(table, request.form["student"], request.form.get("word"))
+            # A class's table: the name tapped on its roster, or typed as it is there (the same path).
+            student = request.form.get("student") or table_service.roster_student_named(table, name)
+            if student:
+                seat, token = guard.join_from_roster(table, student, request.form.get("word"))
             else:
                 seat, token = table_service.join(table, name, **guard.joining())
             seating.remember_seat(table.code, seat.position, token)

@@ -13,11 +13,11 @@ DEADLINE = 40  # seconds for a whole hand
 
 def open_table_in_browser(page, base, seats, rules="standard", deck="", options=None):
     page.goto(f"{base}/tables/new")
-    for name, value in (options or {}).items():
-        page.select_option(f"#opt_{name}", value)
     page.select_option("#rules", rules)
     if deck:
         page.select_option("#deck", deck)
+    for name, value in (options or {}).items():  # (the naming ones are offered once a deck of works is chosen)
+        page.select_option(f"#opt_{name}", value)
     for i in range(8):
         kind, name = seats[i] if i < len(seats) else ("", "")
         page.select_option(f"select[name=seat{i}]", kind)

@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from app.engine.options import OPTION_NAMES, OPTION_WORDS
+from app.decks.look import PLAYING_DECKS
+from app.engine.options import DEFAULT_DECKS, OPTION_NAMES, OPTION_WORDS
+from app.services.tables import NAMING_OPTIONS
 
 from .a11y_support import Checker, axe_source, call
 
@@ -20,8 +22,11 @@ def shown(page) -> set[str]:
         ".map(r => r.querySelector('select, input').name.slice(4))"))
 
 
-def applying(preset: str) -> set[str]:
-    return {name for name in OPTION_NAMES if preset in OPTION_WORDS[name].rules}
+def applying(preset: str, deck: str | None = None) -> set[str]:
+    """The options offered: those of the rules, but no naming for a deck of playing cards."""
+    playing = (deck or DEFAULT_DECKS[preset]) in PLAYING_DECKS
+    return {name for name in OPTION_NAMES if preset in OPTION_WORDS[name].rules
+            and not (playing and name in NAMING_OPTIONS)}
 
 
 def test_changing_the_rules_shows_and_hides_the_options(live_app, teacher_page):
@@ -53,7 +58,7 @@ def test_a_table_opens_with_an_option_changed_and_a_hidden_one_left_out(live_app
     page.select_option("#rules", "literature")        # ... then hidden: it is not sent
     page.click("#more-options summary")
     page.select_option("#opt_claims_any_time", "yes")
-    page.select_option("#opt_hints", "yes")
+    page.select_option("#opt_public_log", "yes")
     for i in range(8):
         page.select_option(f"select[name=seat{i}]", "student" if i < 6 else "")
     page.fill("input[name=match_value]", "1")
@@ -61,7 +66,7 @@ def test_a_table_opens_with_an_option_changed_and_a_hidden_one_left_out(live_app
     page.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
     code = page.url.rsplit("/", 1)[1]
     options = call(page, "GET", f"/api/tables/{code}")["options"]
-    assert options["claims_any_time"] is True and options["hints"] is True
+    assert options["claims_any_time"] is True and options["public_log"] is True
     assert options["stock"] is False and options["teams"] is True
 
 
@@ -100,3 +105,18 @@ def test_the_form_passes_axe_fits_a_phone_and_has_finger_sized_controls(live_app
                 assert control["h"] >= 44 and control["w"] >= 44, control
                 assert control["font"] >= 16, control
     axe.assert_clean()
+
+
+def test_the_form_says_what_the_table_plays_once_naming_is_on(live_app, teacher_page):
+    """The 1861 rules with naming on: each option's line says this table's value and a sentence says how
+    naming goes; a deck of playing cards takes the naming options away."""
+    page = teacher_page()
+    page.goto(f"{live_app.base_url}/tables/new")
+    page.select_option("#rules", "classic")
+    page.select_option("#opt_name_the_work", "yes")
+    page.wait_for_function("() => document.getElementById('naming-how').textContent.includes('asker types')")
+    assert page.inner_text("#opt_answers ~ .default") == "(at this table: a typo forgiven)"
+    assert page.inner_text("#opt_named_asks ~ .default") == "(at this table: yes)"
+    page.select_option("#deck", "standard-52")
+    page.wait_for_function("() => document.getElementById('opt_name_the_work').disabled")
+    assert page.is_hidden("#opt_name_the_work") and page.is_visible("#playing-deck-note")

@@ -27,7 +27,9 @@ def test_the_reports_page_learns_the_browsers_zone_and_says_it(live_app, browser
         teacher.goto(f"{base}/reports/")
         # The first drawing is in UTC; the script sends Europe/Paris and the page comes back in it.
         teacher.wait_for_selector("#time-zone[data-zone='Europe/Paris']")
-        text = teacher.evaluate("() => document.body.innerText")
+        # (each student's answers are folded: open them to read their column)
+        text = teacher.evaluate("() => { document.querySelectorAll('details').forEach(d => { d.open = true; });"
+                                " return document.body.innerText; }")
         assert "Times in Europe/Paris" in text and "When (Europe/Paris)" in text, text
         assert "When (UTC)" not in text
         # Once known, no more sending: a reload stays put (no loop of reloads).

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ...decks.errors import N_, say
-from ...db import db
+from ...db import begin_write, db
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text
 from ...models import DeckSnapshot, StudioDeck
 from ...store import SNAPSHOT_PREFIX
@@ -93,6 +93,7 @@ def table_deck_id(ref: str, teacher_id: int) -> str:
     digest = hashlib.sha256(f"{row.id}\n{row.yaml_text}".encode()).hexdigest()[:40]
     snapshot_ref = f"{SNAPSHOT_PREFIX}{digest}"
     if DeckSnapshot.query.filter_by(ref=snapshot_ref).first() is None:
+        begin_write()
         db.session.add(DeckSnapshot(ref=snapshot_ref, studio_deck_id=row.id, title=row.title,
                                     yaml_text=row.yaml_text))
         try:

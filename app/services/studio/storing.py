@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 
 from ...decks.errors import ENGLISH, N_, Translations, say
-from ...db import db
+from ...db import begin_write, db
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text, slugify
 from ...decks.dump import deck_to_dict
 from ...decks.yamlsafe import decode
@@ -36,6 +36,7 @@ def canonical_yaml(deck: Deck) -> str:
 
 
 def store(row: StudioDeck, text: str, deck: Deck) -> StudioDeck:
+    begin_write()  # (SQLite: a read turned into a write fails at once when another wrote in between)
     row.yaml_text, row.title, row.language = text, deck.title, deck.language
     row.set_count, row.card_count, row.updated_at = len(deck.sets), deck.card_count, time.time()
     db.session.add(row)
@@ -64,12 +65,14 @@ def save_text(row: StudioDeck, text: str | bytes, source: str = SOURCE) -> Studi
 
 
 def set_shared(row: StudioDeck, shared: bool) -> None:
+    begin_write()
     row.shared = bool(shared)
     db.session.commit()
 
 
 def delete(row: StudioDeck) -> None:
     folder = deck_dir(row.id)
+    begin_write()
     StudioImage.query.filter_by(deck_id=row.id).delete()
     db.session.delete(row)
     db.session.commit()
