@@ -56,7 +56,8 @@ def one_round(trees: dict[str, Path], args, scratch: Path, number: int) -> dict[
         command = [sys.executable, str(ROOT / "bench" / "load.py"), "--app", str(tree), "--tables", str(args.tables),
                    *(["--workers", workers, "--threads", threads] if layout else []),
                    "--think", "0", "--seconds", str(args.seconds), "--poll-seconds", "3",
-                   "--database", DATABASES[args.database](side), "--own-database-cpu", "--json", str(out)]
+                   "--database", DATABASES[args.database](side), "--own-database-cpu", "--transport", args.transport,
+                   "--json", str(out)]
         runs[side] = (subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True), out)
     figures = {}
     for side, (run, out) in runs.items():
@@ -75,6 +76,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--transport", choices=("stream", "poll"), default="stream",
+                        help="how the students follow their tables (poll: against a revision from before the stream)")
     parser.add_argument("--layouts", help="REV's and OTHER's workers x threads, e.g. 4x2,2x2 (default: load.py's)")
     parser.add_argument("--json", help="write the figures to this file too")
     args = parser.parse_args()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,15 +44,28 @@ def test_cli_startup_times_each_command(tmp_path):
     assert all(0 < row["min"] <= row["median"] <= row["max"] for row in rows.values())
 
 
-def test_load_plays_tables_against_the_server_and_reports_its_figures(tmp_path):
+@pytest.mark.parametrize("transport", ["stream", "poll"])
+def test_load_plays_tables_against_the_server_and_reports_its_figures(tmp_path, transport):
     figures_file = tmp_path / "figures.json"
-    run("load.py", "--tables", "1", "--seconds", "3", "--warmup", "1", "--poll-seconds", "0.5",
-        "--json", str(figures_file))
+    run("load.py", "--transport", transport, "--tables", "1", "--seconds", "3", "--warmup", "1",
+        "--poll-seconds", "0.5", "--idle-screens", "5", "--idle-seconds", "2", "--json", str(figures_file))
     figures = json.loads(figures_file.read_text())
+    assert figures["transport"] == transport
     assert figures["moves"] > 0 and figures["errors"] == 0
     assert set(figures["statuses"]) <= {"200", "304", "409"}  # a 409: a move that met a newer version
     assert figures["server_cpu_ms_per_move"] > 0 and figures["server_cores"] > 0
-    assert figures["move_ms"]["95"] > 0 and figures["poll_cpu_ratio"] > 0
+    assert figures["bare_cpu_ms"] > 0 and figures["poll_cpu_ratio"] > 0
+    assert figures["move_ms"]["95"] > 0
+    screen = figures["screen_ms"]
+    assert figures["screen_updates"] > 0 and set(screen) == {"50", "95", "99", "max"}
+    assert 0 <= screen["50"] <= screen["95"] and all(isinstance(screen[q], (int, float)) for q in ("50", "95"))
+    assert figures["idle_screens"] == 5 and figures["idle_cpu_per_screen_ms_per_s"] > 0
+    assert figures["idle_server_cores"] > 0 and figures["idle_server_cores_without_screens"] >= 0
+    if transport == "stream":
+        assert figures["events"] > 0 and figures["polls"] == 0
+        assert figures["idle_requests"] == 0 and figures["idle_stream_drops"] == 0  # an open stream asks nothing
+    else:
+        assert figures["polls"] > 0 and figures["idle_requests"] > 0
     assert len(figures["machine_speed_ms"]) == 2 and min(figures["machine_speed_ms"]) > 0
 
 
