@@ -9,7 +9,7 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import event, update
+from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
 from app import create_app, create_served_app
@@ -20,7 +20,8 @@ from app.services import clock, tables
 from app.store import timing
 
 from .test_presence import poll, seen_back
-from .web_support import for_play, make_teacher, open_table, seat_student, teacher_client, tick
+from .web_support import (Statements, for_play, make_teacher, open_table, seat_student, teacher_client, tick,
+                          writes)
 
 pytestmark = pytest.mark.database
 
@@ -229,26 +230,6 @@ def test_two_processes_clocks_never_both_play_one_due_move(app):
             db.engine.dispose()
 
 
-class Writes:
-    """The INSERT, UPDATE and DELETE statements the database is sent (any connection of the app)."""
-
-    def __init__(self, app):
-        self.statements: list[str] = []
-        with app.app_context():
-            self.engine = db.engine
-
-    def __enter__(self):
-        event.listen(self.engine, "before_cursor_execute", self.seen)
-        return self
-
-    def __exit__(self, *exc):
-        event.remove(self.engine, "before_cursor_execute", self.seen)
-
-    def seen(self, conn, cursor, statement, parameters, context, executemany):
-        if statement.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
-            self.statements.append(" ".join(statement.split())[:80])
-
-
 def test_a_read_writes_nothing_whatever_is_due(app):
     """Every read of the table, while everything a read used to do is due at once: a computer player's
     move, the seats' presence, a student back while a computer stands in. The clock's next beat does it."""
@@ -264,7 +245,7 @@ def test_a_read_writes_nothing_whatever_is_due(app):
     set_table(app, code, next_bot_at=0)  # whoever is to move is due now
     projector = app.test_client()
     version = table_row(app, code).version
-    with Writes(app) as writes:
+    with Statements(app, writes) as written:
         for who, reader in (("Cara", cara), ("Dan", dan), ("the teacher", teacher), ("the projector", projector)):
             first = poll(reader, code)
             assert first.status_code == 200, (who, first.get_json())
@@ -272,12 +253,12 @@ def test_a_read_writes_nothing_whatever_is_due(app):
         for page in (f"/t/{code}", f"/t/{code}/projector", f"/t/{code}/play", "/api/tables"):
             assert (dan if page.endswith("/play") else teacher).get(page).status_code == 200, page
         assert teacher.get(f"/api/tables/{code}/hands").status_code == 200
-    assert writes.statements == []
+    assert written.statements == []
     assert table_row(app, code).version == version
     # what the reads noted and what was due, the clock does at its next beat
-    with Writes(app) as writes:
+    with Statements(app, writes) as written:
         tick(app)
-    assert any(s.upper().startswith("UPDATE PLAY_SEATS SET SEEN_AT") for s in writes.statements), writes.statements
+    assert any(s.upper().startswith("UPDATE PLAY_SEATS SET SEEN_AT") for s in written.statements), written.statements
     after = table_row(app, code)
     assert after.version > version
     assert not next(seat for seat in after.seats if seat.name == "Dan").stand_in  # his screen was back

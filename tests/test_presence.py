@@ -4,13 +4,12 @@ to the teacher alone in words ("here", "away for 3 min")."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import event
 
 from app.db import db
 from app.models import Table
 from app.store import presence
 
-from .web_support import flush_presence, for_play, open_table, seat_student, teacher_client
+from .web_support import Statements, flush_presence, for_play, open_table, seat_student, teacher_client
 
 pytestmark = pytest.mark.database
 
@@ -32,25 +31,8 @@ def seen_at(app, code, name):
         return next(s.seen_at for s in table.seats if s.name == name)
 
 
-class Updates:
-    """Counts the UPDATEs of play_seats.seen_at the database is sent (any connection of the app)."""
-
-    def __init__(self, app):
-        self.count = 0
-        with app.app_context():
-            self.engine = db.engine
-
-    def __enter__(self):
-        event.listen(self.engine, "before_cursor_execute", self.seen)
-        return self
-
-    def __exit__(self, *exc):
-        event.remove(self.engine, "before_cursor_execute", self.seen)
-
-    def seen(self, conn, cursor, statement, parameters, context, executemany):
-        text = " ".join(statement.split()).lower()
-        if text.startswith("update play_seats set seen_at"):
-            self.count += 1
+def seen_at_updates(line: str) -> bool:
+    return line.lower().startswith("update play_seats set seen_at")
 
 
 def poll(client, code, etag=None):
@@ -66,13 +48,13 @@ def test_presence_is_written_at_most_once_per_interval_however_often_the_screen_
     first = poll(anna, code)
     etag = first.headers["ETag"]
     joined = seen_at(app, code, "Anna")
-    with Updates(app) as updates:
+    with Statements(app, seen_at_updates) as updates:
         for _ in range(30):  # thirty polls in a row: the fast poll's 304s
             assert poll(anna, code, etag).status_code == 304
     assert updates.count == 0  # seen at the join, moments ago: nothing to write
     assert seen_at(app, code, "Anna") == joined
     seen_back(app, code, "Anna", presence.WRITE_EVERY + 1)
-    with Updates(app) as updates:
+    with Statements(app, seen_at_updates) as updates:
         for _ in range(30):
             assert poll(anna, code, etag).status_code == 304
         assert updates.count == 0  # a poll writes nothing: it notes the seat for the clock
@@ -80,14 +62,14 @@ def test_presence_is_written_at_most_once_per_interval_however_often_the_screen_
         assert flush_presence(app) == 0  # (nothing noted since)
     assert updates.count == 1  # one write, then the stored time is fresh again
     assert seen_at(app, code, "Anna") > joined - 1
-    with Updates(app) as updates:
+    with Statements(app, seen_at_updates) as updates:
         for _ in range(30):
             assert poll(anna, code, etag).status_code == 304
         flush_presence(app)
     assert updates.count == 0  # fresh: not even noted
     # the full answer (no ETag) records presence the same way
     seen_back(app, code, "Anna", presence.WRITE_EVERY + 1)
-    with Updates(app) as updates:
+    with Statements(app, seen_at_updates) as updates:
         for _ in range(5):
             assert poll(anna, code).status_code == 200
         flush_presence(app)

@@ -230,3 +230,40 @@ def flush_presence(app) -> int:
 
     with app.app_context():
         return clock.flush_presence()
+
+
+class Statements:
+    """The statements the database is sent (any connection of the app) that `keep` picks, each as one
+    line: a test's window onto what a request or the clock writes."""
+
+    def __init__(self, app, keep):
+        from app.db import db
+
+        self.keep, self.statements = keep, []
+        with app.app_context():
+            self.engine = db.engine
+
+    def __enter__(self):
+        from sqlalchemy import event
+
+        event.listen(self.engine, "before_cursor_execute", self._seen)
+        return self
+
+    def __exit__(self, *exc):
+        from sqlalchemy import event
+
+        event.remove(self.engine, "before_cursor_execute", self._seen)
+
+    @property
+    def count(self) -> int:
+        return len(self.statements)
+
+    def _seen(self, conn, cursor, statement, parameters, context, executemany):
+        line = " ".join(statement.split())
+        if self.keep(line):
+            self.statements.append(line[:80])
+
+
+def writes(line: str) -> bool:
+    """An INSERT, UPDATE or DELETE."""
+    return line.split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")
