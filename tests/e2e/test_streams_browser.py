@@ -157,6 +157,14 @@ def hide(page, hidden: bool) -> None:
     }""", hidden)
 
 
+def watching_phone(classroom, made):
+    """The phone of a student whose turn it is not (it only watches), once it shows version `made`."""
+    turn = call(classroom["teacher"], "GET", f"/api/tables/{classroom['code']}")["game"]["turn"]
+    page = classroom["phones"][next(name for name in STUDENTS if name != turn)]
+    wait_for_version(page, made)
+    return page
+
+
 def test_a_hidden_tab_sends_nothing_and_asks_at_once_when_shown(classroom):
     code = classroom["code"]
     for name in STUDENTS:
@@ -164,11 +172,7 @@ def test_a_hidden_tab_sends_nothing_and_asks_at_once_when_shown(classroom):
     start(classroom)
     rng = random.Random(5)
     made = move_by_whoever_plays(classroom, rng)
-    # the phone of a student whose turn it is not: it only watches
-    turn = call(classroom["teacher"], "GET", f"/api/tables/{code}")["game"]["turn"]
-    watcher = next(name for name in STUDENTS if name != turn)
-    page = classroom["phones"][watcher]
-    wait_for_version(page, made)
+    page = watching_phone(classroom, made)
     requests = Requests(page, code)
     hide(page, True)
     moment = time.monotonic()
@@ -244,10 +248,7 @@ def test_a_dropped_stream_is_opened_again_with_last_event_id(classroom, served_a
         start(classroom)
         rng = random.Random(9)
         made = move_by_whoever_plays(classroom, rng)
-        turn = call(classroom["teacher"], "GET", f"/api/tables/{code}")["game"]["turn"]
-        watcher = next(name for name in STUDENTS if name != turn)
-        page = classroom["phones"][watcher]
-        wait_for_version(page, made)
+        page = watching_phone(classroom, made)
         requests = Requests(page, code)
         moment = time.monotonic()
         relay.sent.clear()
