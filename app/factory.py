@@ -102,9 +102,12 @@ def create_served_app(config: dict | None = None) -> Flask:
     walk them all again (bench/move_instructions.py, which builds its app here too). Not in create_app: a
     process that builds many apps (the tests) must have the old ones collected. Each worker also runs the
     game's clock (app/services/clock.py): computer players move, turn times run out and the pause between
-    hands ends with no screen asking. Not in create_app either: tests build many apps."""
+    hands ends with no screen asking. Not in create_app either: tests build many apps. And on PostgreSQL
+    each worker tells the others of its commits (NOTIFY: app/store/changes.py), for their state streams."""
     app = create_app(config)
     gc.freeze()
     from .services.clock import Clock
+    from .store import changes
     Clock().start(app)
+    changes.tell_others(app)
     return app

@@ -3,26 +3,30 @@
 
 Starlette routes the one URL to a stream (sse-starlette's EventSourceResponse writes the event-stream
 format, its pings and its disconnects) and the rest to the ServedApp. A stream waits on the worker's event
-loop, holding no app thread; each state it sends is built by the very view that answers GET
-/api/tables/<code> (same cookies, query and language), run on the ServedApp's threads like any request:
+loop, holding no app thread; the states it sends are built on the ServedApp's threads:
 
 - Opening: the Flask view behind the events URL (app/web/events.py) answers first, with the number of
   streams this browser already holds (its session cookie, else its address) in the environ. Anything
   but a 200 (404 for a wrong code, counted as a guess; 403; 429 ...) is that ordinary answer. A 200
   starts the stream: a comment at once (buffering proxies pass it), then that state, unless the request's
-  Last-Event-ID names its version already.
-- One build per change per identity (the request's path, query and the headers a view reads: its
-  cookies, language and host): a Flight, shared by that browser's screens of the table. It asks the GET
-  again with If-None-Match, so an unchanged view is a 304; a build asked for while one runs makes one
-  more after it, never two at once. A stream sends the Flight's latest state when it can: a slow screen
-  skips states, never reads a backlog. Each event carries `server_time` (the page's clock offset: an
-  EventSource cannot read the Date header).
-- Changes: this process's commits are told at once (app/store/changes.py, through events.subscribe);
-  every WATCH_SECONDS one query reads, for all the tables the process's streams watch, what their states'
-  ETags depend on (the version, the seats' tokens and presence), so another process's or host's commit
-  is seen within that. A table whose fingerprint changed has its Flights built again; every
-  REFRESH_SECONDS each is built again anyway, which keeps its seats' presence (a stream is a screen that
-  looks) at the rate presence is written.
+  Last-Event-ID names its version already. The view also says who reads (events.Viewer).
+- One state per change per identity (the request's path, query and the headers a view reads: its
+  cookies, language and host): a Flight, shared by that browser's screens of the table. After a change
+  the states of all of a table's Flights are built in one job (events.state_builder: one read of the
+  table, the view's own functions for each reader; an unchanged one is a 304), one job at a time per
+  table: a change during a job makes one more after it, never a queue. A reader whose seat changed hands
+  meanwhile is asked of the view itself from then on (the Flight's `viewer` is None). A stream sends the
+  Flight's latest state when it can: a slow screen skips states, never reads a backlog. Each event
+  carries `server_time` (the page's clock offset: an EventSource cannot read the Date header).
+- Changes: a table this process changed has its states built again at once (app/store/changes.py,
+  through events.subscribe), and on PostgreSQL so has one another process says it changed (NOTIFY).
+  Other processes' and hosts' commits on SQLite are found by data_version, asked every WATCH_SECONDS on
+  a connection of the watcher's own: only when it moved does one query read, for all the tables the
+  process's streams watch, what their states' ETags depend on (the version, the seats' tokens, the
+  teacher's presence stamp); a table whose states are older than its version, or whose tokens changed,
+  has them built again (the teacher's alone when only presence changed). Every FULL_SECONDS the query
+  runs anyway: it notes the presence of the seats the streams show (a stream is a screen that looks;
+  the clock writes it down), and finds a teacher's "away for N minutes" that time alone changes.
 - A build that answers anything but 200 or 304 (the table gone, the database not answering, ...)
   ends its streams; the page then polls, and says what the poll is told.
 """
@@ -50,8 +54,8 @@ from .web import events
 
 PING_SECONDS = "AUTHORS_STREAM_PING_SECONDS"  # the environment's setting of the interval between pings
 PING_DEFAULT = 15.0
-WATCH_SECONDS = 0.1     # the watcher's query, at most this far apart (sooner when this process committed)
-REFRESH_SECONDS = 5.0   # a Flight built again at least this often: its seats' presence noted, as a poll notes it
+WATCH_SECONDS = 0.05    # the watcher asks whether another process committed, this often (PostgreSQL: told at once)
+FULL_SECONDS = 10.0     # the watcher's query runs at least this often: the seats' presence (written after 20 s stale)
 RETRY_MS = 2000         # how long an EventSource waits before it opens a dropped stream again
 SEND_SECONDS = 30.0     # a screen that takes no byte for this long is gone (a phone off the Wi-Fi): its stream ends
 # What a view reads of a request besides its path and query: the identity of a Flight.
@@ -87,12 +91,13 @@ def state_of(headers: list[tuple[bytes, bytes]], body: bytes) -> State | None:
 class Flight:
     """One identity's state of one table, built once per change and shared by its streams."""
 
-    def __init__(self, streams: "Streams", table: "Watched", key: tuple[Any, ...], scope: Scope) -> None:
+    def __init__(self, streams: "Streams", table: "Watched", key: tuple[Any, ...], scope: Scope,
+                 viewer: events.Viewer | None = None) -> None:
         self.streams, self.table, self.key, self.scope = streams, table, key, scope
+        self.viewer = viewer  # who reads, as the opening view found it; None: each state asked of the view
         self.state: State | None = None
         self.readers = 0
-        self.building = self.again = self.ended = False
-        self.built_at = 0.0
+        self.building = self.again = self.ended = self.due = False
         self._changed = asyncio.Event()
 
     def adopt(self, state: State) -> None:
@@ -101,6 +106,7 @@ class Flight:
         if current is not None and (state.version < current.version or state.etag == current.etag):
             return
         self.state = state
+        self.table.version = max(self.table.version, state.version)
         self._tell()
 
     def end(self) -> None:
@@ -115,7 +121,7 @@ class Flight:
         await self._changed.wait()
 
     def refresh(self) -> None:
-        """Build the state again (once more after the build under way, if one is)."""
+        """Ask the view for the state again (once more after the build under way, if one is)."""
         if self.ended:
             return
         if self.building:
@@ -128,7 +134,6 @@ class Flight:
         try:
             while not self.ended:
                 self.again = False
-                self.built_at = time.monotonic()
                 headers = [(name, value) for name, value in self.scope["headers"] if name not in NOT_PASSED]
                 headers.append((b"accept", b"application/json"))
                 if self.state is not None and self.state.etag:
@@ -145,12 +150,52 @@ class Flight:
 
 
 class Watched:
-    """A table some stream of this process watches: its fingerprint as last read, and its Flights."""
+    """A table some stream of this process watches: what the watcher last read of it, and its Flights."""
 
     def __init__(self, code: str) -> None:
         self.code = code
-        self.fingerprint: str | None = None  # None: not read yet, so the first read builds again
+        self.look: events.Look | None = None  # None: not read yet, so the first read builds again
         self.flights: dict[tuple[Any, ...], Flight] = {}
+        self.building = False
+        self.version = 0  # the newest version a state of its Flights has (a look that finds it builds nothing)
+
+    def refresh(self, streams: "Streams", teacher_only: bool = False) -> None:
+        """Build its Flights' states again (the teacher's alone: only the seats' presence changed): one job
+        for all, and one more after the job under way for what is asked during it."""
+        for flight in list(self.flights.values()):
+            if flight.viewer is None:
+                flight.refresh()
+            elif not teacher_only or flight.viewer.teacher:
+                flight.due = True
+        if not self.building and any(flight.due for flight in self.flights.values()):
+            self.building = True
+            streams.spawn(self._build(streams))
+
+    async def _build(self, streams: "Streams") -> None:
+        try:
+            while True:
+                due = [flight for flight in self.flights.values()
+                       if flight.due and not flight.ended and flight.viewer is not None]
+                if not due:
+                    return
+                for flight in due:
+                    flight.due = False
+                try:
+                    built = await streams.build(self.code, [(flight.viewer, flight.state.etag if flight.state else b"")
+                                                            for flight in due if flight.viewer is not None])
+                except Exception:  # noqa: BLE001 - the database not answering: the pages poll, and are told
+                    log.exception("the state streams of %s could not be built", self.code)
+                    built = [(500, b"", b"", 0)] * len(due)
+                for flight, answer in zip(due, built):
+                    if answer is None:  # its seats changed hands: the view decides, from now on
+                        flight.viewer = None
+                        flight.refresh()
+                    elif answer[0] == 200:
+                        flight.adopt(State(answer[3], answer[1], answer[2], self.code))
+                    elif answer[0] != 304:
+                        flight.end()
+        finally:
+            self.building = False
 
 
 class Stream(EventSourceResponse):
@@ -174,7 +219,10 @@ class Streams:
     def __init__(self, served: ServedApp, flask_app: Flask, ping: float | None = None) -> None:
         self.served = served
         self.ping = ping if ping is not None else float(os.environ.get(PING_SECONDS) or PING_DEFAULT)
-        self.fingerprints = events.watch_reader(flask_app)
+        self.looks = events.watch_reader(flask_app)
+        self.builder = events.state_builder(flask_app)
+        self.others = events.others(flask_app)
+        self.note_seen = events.presence_recorder(flask_app)
         self.subscribe = events.subscribe
         self.cookie = flask_app.config["SESSION_COOKIE_NAME"]
         self.tables: dict[str, Watched] = {}
@@ -186,6 +234,11 @@ class Streams:
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
         self.failing = False  # the watcher's query fails (said once in the log, not every tick)
+        self.full_at = 0.0  # when the watcher's query last ran for every watched table
+
+    async def build(self, code: str, asked: list[tuple[events.Viewer, bytes]]) -> list[events.Built]:
+        """The states of these readers of one table, built on an app thread (events.state_builder)."""
+        return await asyncio.get_running_loop().run_in_executor(self.served.threads, self.builder, code, asked)
 
     def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -208,8 +261,9 @@ class Streams:
         self.browsers[browser] = opened + 1  # held from here, so that streams opened at once are all counted
         try:
             headers = [(name, value) for name, value in scope["headers"] if name != b"if-none-match"]
+            holder: dict[str, events.Viewer] = {}
             status, answer_headers, body = await self.served.respond(
-                {**scope, "headers": headers}, environ_extra={events.OPEN_STREAMS: opened})
+                {**scope, "headers": headers}, environ_extra={events.OPEN_STREAMS: opened, events.VIEWER: holder})
             first = state_of(answer_headers, body) if status == 200 else None
         except BaseException:
             self._release(browser)
@@ -218,7 +272,7 @@ class Streams:
             self._release(browser)
             await _answer(send, status, answer_headers, body)
             return
-        flight = self._join(first, scope)
+        flight = self._join(first, scope, holder.get("viewer"))
         skip = request.headers.get("last-event-id") == str(first.version)
 
         def closed() -> None:
@@ -244,7 +298,7 @@ class Streams:
                 return
             await flight.changed()
 
-    def _join(self, first: State, scope: Scope) -> Flight:
+    def _join(self, first: State, scope: Scope, viewer: events.Viewer | None) -> Flight:
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
             self.subscribe(self._published)
@@ -261,8 +315,7 @@ class Streams:
                                                     "root_path", "query_string") if name in scope}
             state_scope = {**plain, "method": "GET", "path": path, "raw_path": path.encode(),
                            "headers": scope["headers"]}
-            flight = table.flights[key] = Flight(self, table, key, state_scope)
-            flight.built_at = time.monotonic()
+            flight = table.flights[key] = Flight(self, table, key, state_scope, viewer)
         flight.adopt(first)
         flight.readers += 1
         if self.watcher is None:
@@ -298,43 +351,81 @@ class Streams:
             pass
 
     def _changed(self, code: str) -> None:
-        if code in self.tables:
-            self.poke.set()  # the watcher reads now, not at its next tick
+        """A table this process changed (or, on PostgreSQL, another told it changed): its states built
+        again now, with no look at the database first."""
+        table = self.tables.get(code)
+        if table is not None:
+            table.refresh(self)
 
     async def _watch(self) -> None:
-        """While any stream is open: the fingerprints of the watched tables, every WATCH_SECONDS or at once
-        after this process's commits; a table whose fingerprint changed has its Flights built again."""
+        """While any stream is open: what the watched tables' states depend on, read when this process
+        committed, when another did (Others), and every FULL_SECONDS; a table whose look changed has its
+        states built again."""
         loop = asyncio.get_running_loop()
+        stop_listening = self.others.listen(self._published)  # PostgreSQL: other processes' NOTIFY
         try:
             while self.tables:
                 self.poke.clear()
-                codes = list(self.tables)
-                try:
-                    found: dict[str, str] | None = await loop.run_in_executor(self.watch_thread, self.fingerprints,
-                                                                              codes)
-                except Exception as exc:  # noqa: BLE001 - the database may be back at the next look
-                    if not self.failing:
-                        log.warning("the state streams could not read the tables' versions: %s", exc)
-                    self.failing, found = True, None
-                else:
-                    self.failing = False
-                now = time.monotonic()
-                for code in codes:
-                    table = self.tables.get(code)
-                    if table is None:
-                        continue
-                    fingerprint = found.get(code, "gone") if found is not None else table.fingerprint
-                    changed = fingerprint != table.fingerprint
-                    table.fingerprint = fingerprint
-                    for flight in list(table.flights.values()):
-                        if changed or now - flight.built_at >= REFRESH_SECONDS:
-                            flight.refresh()
+                full = time.monotonic() - self.full_at >= FULL_SECONDS
+                if full or await loop.run_in_executor(self.watch_thread, self.others.committed):
+                    await self._look(loop, full)
                 try:
                     await asyncio.wait_for(self.poke.wait(), WATCH_SECONDS)
                 except asyncio.TimeoutError:
                     pass
         finally:
+            stop_listening()
             self.watcher = None
+
+    async def _look(self, loop: asyncio.AbstractEventLoop, full: bool) -> None:
+        codes = list(self.tables)
+        if full:
+            self.full_at = time.monotonic()
+        try:
+            found: dict[str, events.Look] = await loop.run_in_executor(self.watch_thread, self.looks, codes)
+        except Exception as exc:  # noqa: BLE001 - the database may be back at the next look
+            if not self.failing:
+                log.warning("the state streams could not read the tables' versions: %s", exc)
+            self.failing = True
+            return
+        self.failing = False
+        now = time.time()
+        for code in codes:
+            table = self.tables.get(code)
+            if table is None:
+                continue
+            look, last = found.get(code), table.look
+            table.look = look
+            if look is None or last is None or look.tokens != last.tokens or look.version > table.version:
+                table.refresh(self)  # (a table gone: its streams end, told by the build)
+            elif look.teacher != last.teacher:
+                table.refresh(self, teacher_only=True)
+            elif full:
+                for flight in table.flights.values():
+                    if flight.viewer is None:
+                        flight.refresh()  # (the view notes its seats' presence)
+            if full and look is not None:
+                self._note_presence(table, look, now)
+
+    def _note_presence(self, table: Watched, look: events.Look, now: float) -> None:
+        """The seats this table's streams show are seen (as a poll notes them): each whose stored time is
+        stale, or that a computer stands in for, while the reader's token still opens it."""
+        seats = {seat[0]: seat for seat in look.seats}
+        seen = []
+        for flight in table.flights.values():
+            viewer = flight.viewer
+            if viewer is None:
+                continue
+            hashes = dict(viewer.hashes)
+            for position in viewer.held:
+                seat = seats.get(position)
+                if seat is None or seat[3] != hashes.get(position):
+                    continue
+                _position, table_id, seat_id, token_hash, seen_at, stand_in = seat
+                if stand_in or events.stale(seen_at, now):
+                    seen.append((table_id, seat_id, token_hash if stand_in else None))
+        if seen:
+            self.note_seen(seen, now)
 
     def _end_on_stop(self) -> None:
         """granian stops a worker with SIGTERM (or SIGINT) and waits for its connections to end before the

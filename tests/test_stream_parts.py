@@ -87,7 +87,7 @@ def test_every_commit_that_changes_a_table_is_published(play_app):
     assert not published  # unsubscribed
 
 
-def test_the_watchers_fingerprint_follows_what_the_etags_depend_on(play_app):
+def test_the_watchers_look_follows_what_the_etags_depend_on(play_app):
     app = play_app
     teacher = teacher_client(app)
     code = open_table(teacher)
@@ -96,14 +96,27 @@ def test_the_watchers_fingerprint_follows_what_the_etags_depend_on(play_app):
     assert set(first) == {code}  # a code with no table is left out
     seat_student(app, code, "Anna")  # a seat's token
     joined = read([code])[code]
-    assert joined != first[code]
+    assert joined.tokens != first[code].tokens
     assert read([code])[code] == joined  # nothing changed: the same
+    anna = next(seat for seat in joined.seats if seat[3])
     seat_student(app, code, "Boris")
     seated = read([code])[code]
     assert teacher.post(f"/api/tables/{code}/start").status_code == 200
-    assert read([code])[code] != seated
+    assert read([code])[code].version > seated.version
     with app.app_context():
-        assert read([code])[code].startswith(f"v{store.read(code).version}-")
+        table = store.read(code)
+        assert read([code])[code].version == table.version
+        row = next(seat for seat in table.seats if seat.position == anna[0])
+        assert anna[1:4] == (table.id, row.id, row.token_hash)  # what a stream notes of her presence
+    # her presence changes the teacher's look alone
+    before = read([code])[code]
+    with app.app_context():
+        from app.db import db
+        from app.models import Seat
+        db.session.query(Seat).filter_by(id=anna[2]).update({"seen_at": 1.0})
+        db.session.commit()
+    away = read([code])[code]
+    assert away[:2] == before[:2] and away.teacher != before.teacher
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -241,3 +254,56 @@ def test_a_screen_that_opens_on_an_older_state_than_the_flights_is_sent_the_newe
         assert flight.state.version == 3
 
     asyncio.run(run())
+
+
+# ----------------------------------------------------------------------------------------------------
+# Other processes' commits (app/store/changes.py)
+# ----------------------------------------------------------------------------------------------------
+def test_sqlites_data_version_tells_another_connections_commit_and_nothing_else(app):
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("on PostgreSQL other processes' commits come by NOTIFY (the next test)")
+    others = store.changes.others(app)
+    others.committed()  # the first look
+    assert not others.committed() and not others.committed()
+    teacher = teacher_client(app)  # a teacher's account, written on the app's own connection
+    assert others.committed()
+    assert not others.committed()
+    open_table(teacher)
+    assert others.committed()
+    assert others.listen(lambda code: None)() is None  # nothing to listen to on SQLite
+
+
+def test_postgresql_commits_are_told_by_notify_at_most_once_a_table_per_gap(app):
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("needs PostgreSQL (make test-postgres): SQLite's processes ask data_version instead")
+    import queue
+    import time
+
+    from app.store import changes
+
+    told: queue.Queue[tuple[float, str]] = queue.Queue()
+    others = changes.others(app)
+    assert not others.committed()  # PostgreSQL's Listener tells instead
+    stop = others.listen(lambda code: told.put((time.monotonic(), code)))
+    with app.app_context():
+        from app.db import db
+        notifier = changes.Notifier(changes._conninfo(db.engine))
+    try:
+        time.sleep(0.5)  # the Listener has connected
+        started = time.monotonic()
+        for _ in range(40):  # a table changing every 5 ms for 0.2 s
+            notifier("ACEFHK")
+            time.sleep(0.005)
+        notifier("MNPRTW")
+        time.sleep(0.5)
+        heard = []
+        while not told.empty():
+            heard.append(told.get())
+        ace = [at for at, code in heard if code == "ACEFHK"]
+        assert [code for _, code in heard].count("MNPRTW") == 1
+        assert 2 <= len(ace) <= 4, heard  # 0.2 s of changes: told at once, then once per 0.1 s gap at most
+        assert ace[0] - started < 0.1  # the first at once
+        assert all(later - earlier >= changes.NOTIFY_GAP * 0.9 for earlier, later in zip(ace, ace[1:]))
+    finally:
+        notifier.close()
+        stop()

@@ -25,11 +25,11 @@ from .codes import is_valid_code, normalize_code
 from .decks import SNAPSHOT_PREFIX, deck_by_ref, header_deck
 from .games import bot_for, evict, game_from_header, playing, record, turn
 from . import changes, presence
-from .polls import etag, seen_due, unchanged_etag, version_rows, watch_reader
+from .polls import Look, etag, seen_due, unchanged_etag, version_rows, watch_reader
 from .snapshots import DealLike, DealSnapshot, SeatLike, SeatSnapshot, TableLike, TableSnapshot, by_code, by_id
 from .writes import Gone, Stale, append_move, changing, commit_move, flush, moving, row_of
 
-__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "DealLike", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatLike", "SeatSnapshot",
+__all__ = ["DATABASE_ERRORS", "rollback", "Gone", "Look", "DealLike", "DealSnapshot", "SNAPSHOT_PREFIX", "SeatLike", "SeatSnapshot",
            "Stale", "TableLike", "TableSnapshot", "append_move",
            "bot_for", "by_id", "changes", "changing", "commit_move", "deck_by_ref", "etag", "evict", "exists", "flush",
            "game_from_header", "header_deck", "language_of", "moving", "playing", "read", "record", "row_of",

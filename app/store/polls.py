@@ -5,7 +5,7 @@ query for them all."""
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from flask import Flask
 from sqlalchemy import bindparam, select
@@ -25,11 +25,22 @@ VERSION_AND_SEATS = (select(Table.id, Table.version, Table.status, Table.next_bo
 Row = tuple[Any, ...]  # a row of VERSION_AND_SEATS
 
 # The watcher's query: for each table watched, what its states' ETags depend on (`etag`: the version, the
-# seats' tokens, and for the teacher the seats' presence).
-WATCHED = (select(Table.code, Table.version, Seat.position,
-                  # [2:] as presence.teacher_stamp reads a seat
-                  Seat.token_hash, Seat.seen_at, Seat.stand_in, Seat.claim_hash, Seat.claim_at, Seat.claim_refused)
+# seats' tokens, and for the teacher the seats' presence), and what a stream notes of its seats' presence.
+WATCHED = (select(Table.code, Table.version,
+                  # [2:9] a seat as presence.teacher_stamp reads it
+                  Seat.position, Seat.token_hash, Seat.seen_at, Seat.stand_in, Seat.claim_hash, Seat.claim_at,
+                  Seat.claim_refused, Table.id, Seat.id)
            .outerjoin(Seat, Seat.table_id == Table.id).where(Table.code.in_(bindparam("codes", expanding=True))))
+
+
+class Look(NamedTuple):
+    """What the watcher reads of a table: every state's ETag changes with its `version` and `tokens` (the
+    seats'), the teacher's with `teacher` too (the seats' presence, presence.teacher_stamp); `seats`, each
+    seat's (position, table id, seat id, token hash, seen_at, stand_in), for the presence a stream notes."""
+    version: int
+    tokens: str
+    teacher: str
+    seats: tuple[tuple[int, int, int, str | None, float | None, bool], ...]
 
 
 def etag(table_id: int, version: int, seat: int | None, teacher: bool, held: Iterable[int],
@@ -83,10 +94,9 @@ def unchanged_etag(rows: Sequence[Row], tokens: object, asked: str | None,
     return etag(table_id, version, seat, teacher, held, stamp)
 
 
-def fingerprints(rows: Iterable[Row], now: float) -> dict[str, str]:
-    """For each table in `rows` (of WATCHED), a text that changes whenever the ETag of any of its states
-    would: the version, the seats' tokens, the teacher's presence stamp. (A computer player's move, a turn
-    run out, changes the version: the game's clock makes them, in some process.)"""
+def looks(rows: Iterable[Row], now: float) -> dict[str, Look]:
+    """For each table in `rows` (of WATCHED), what its states' ETags depend on (`Look`). (A computer
+    player's move, a turn run out, changes the version: the game's clock makes them, in some process.)"""
     tables: dict[str, tuple[int, list[Row]]] = {}
     for row in rows:
         tables.setdefault(row[0], (row[1], []))[1].append(row[2:])
@@ -94,22 +104,23 @@ def fingerprints(rows: Iterable[Row], now: float) -> dict[str, str]:
     for code, (version, seats) in tables.items():
         seated = sorted((seat for seat in seats if seat[0] is not None), key=lambda seat: seat[0])
         tokens = ".".join(f"{seat[0]}:{seat[1] or ''}" for seat in seated)
-        found[code] = f"v{version}-{presence.teacher_stamp(seated, now)}-{tokens}"
+        found[code] = Look(version, tokens, presence.teacher_stamp((seat[:7] for seat in seated), now),
+                           tuple((seat[0], seat[7], seat[8], seat[1], seat[2], bool(seat[3])) for seat in seated))
     return found
 
 
-def watch_reader(app: Flask) -> Callable[[Sequence[str]], dict[str, str]]:
-    """`fingerprints` of the tables with these codes, for the state streams' watcher (app/streaming.py),
-    outside any request: one statement on a connection of the app's own pool, in autocommit. A code with
-    no table is missing from the answer."""
+def watch_reader(app: Flask) -> Callable[[Sequence[str]], dict[str, Look]]:
+    """`looks` at the tables with these codes, for the state streams' watcher (app/streaming.py), outside
+    any request: one statement on a connection of the app's own pool, in autocommit. A code with no table
+    is missing from the answer."""
     with app.app_context():
         engine = db.engine
 
-    def read(codes: Sequence[str]) -> dict[str, str]:
+    def read(codes: Sequence[str]) -> dict[str, Look]:
         if not codes:
             return {}
         with fast.autocommit(engine) as connection:
             rows = [tuple(row) for row in connection.execute(WATCHED, {"codes": list(codes)})]
-        return fingerprints(rows, time.time())
+        return looks(rows, time.time())
 
     return read

@@ -12,27 +12,110 @@ alone:
   stream asked for cannot be given here), and the page polls instead;
 - from STREAMS_PER_BROWSER open streams on, a 429 that says so.
 
-What the front needs of the app outside a request is here too: the watcher's query (`watch_reader`) and
-this process's table changes (`subscribe`).
+Opened, the stream's reader is kept (`Viewer`: its seat, the seats its cookie holds, teacher or not), and
+the front builds each later state for it here (`state_builder`), from the table as read once for all of
+its screens and the functions the view uses, without a request: one read of the table a change, not one
+request a screen. A reader whose seat was handed to another device since is sent back through the view.
+
+What the front needs of the app outside a request is here too: the watcher's query (`watch_reader`), the
+other processes' commits (`others`), this process's table changes (`subscribe`), and the presence of the
+seats a stream shows (`presence_recorder`).
 """
 from __future__ import annotations
 
-from flask import Blueprint, request
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from flask import Blueprint, Flask, request
 
 from ..decks.errors import N_
-from ..services import reading
+from ..services import reading, tables
 from ..services.errors import ServiceError, TooManyAttempts
-from . import api
+from . import api, asking, seating
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 OPEN_STREAMS = "authors.open_streams"  # in the environ, set by app/streaming.py: this browser's open streams
+VIEWER = "authors.stream_viewer"  # in the environ, a dict from app/streaming.py: the view puts the Viewer in it
 # A browser opens at most 6 HTTP/1.1 connections to one server, and a stream holds one: beyond 4 the page's
 # own requests (moves, pages) would queue behind its streams.
 STREAMS_PER_BROWSER = 4
 
 watch_reader = reading.watch_reader
+Look = reading.Look
+others = reading.changes.others
 subscribe = reading.changes.subscribe
+presence_recorder = reading.presence.recorder
+stale = reading.presence.stale
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whom a stream's states are for, as the view found it at the opening: the table, the seat it looks
+    from, the seats the browser holds, the teacher's or not, the app's prefix; and the token hashes of the
+    seats its cookie names (when one changes, a seat was handed to another device: the view decides again)."""
+    code: str
+    seat: int | None
+    held: tuple[int, ...]
+    hashes: tuple[tuple[int, str | None], ...]
+    teacher: bool
+    script_root: str
+
+
+# A build's answer for one reader: (200, ETag, the JSON, version), (304, ETag, b"", version), (404, b"", b"",
+# 0) for a table gone, or None: only the view can say (the reader's seats changed hands).
+Built = tuple[int, bytes, bytes, int] | None
+
+
+def _hashes(table: reading.TableSnapshot, tokens: object) -> tuple[tuple[int, str | None], ...]:
+    named = {str(key) for key in tokens} if isinstance(tokens, dict) else set()
+    return tuple((seat.position, seat.token_hash) for seat in table.seats if str(seat.position) in named)
+
+
+def _viewer(code: str) -> Viewer:
+    table = tables.read(code)
+    seat = asking.requested_seat(table, request.args.get("seat"))
+    return Viewer(table.code, seat.position if seat is not None else None, tuple(sorted(seating.held_seats(table))),
+                  _hashes(table, seating.tokens_held(table.code)), asking.is_teacher(table), request.script_root)
+
+
+def _quoted(tag: str) -> bytes:
+    return b'"' + tag.encode() + b'"'  # as the ETag header carries it (and If-None-Match sends it back)
+
+
+def state_builder(app: Flask) -> Callable[[str, Sequence[tuple[Viewer, bytes]]], list[Built]]:
+    """`build(code, asked)`: for each (reader, the ETag of its latest state) the state GET
+    /api/tables/<code> would answer that reader, from one read of the table; run on an app thread."""
+
+    def build(code: str, asked: Sequence[tuple[Viewer, bytes]]) -> list[Built]:
+        with app.app_context():
+            table = reading.read(code)
+            out: list[Built] = []
+            seen: list[reading.presence.Sighting] = []
+            now = time.time()
+            for viewer, etag in asked:
+                if table is None:
+                    out.append((404, b"", b"", 0))
+                    continue
+                hashes = {seat.position: seat.token_hash for seat in table.seats}
+                if any(hashes.get(position) != hashed for position, hashed in viewer.hashes):
+                    out.append(None)
+                    continue
+                seats = {seat.position: seat for seat in table.seats}
+                held = {position: seats[position] for position in viewer.held if position in seats}
+                seen += reading.presence.due(held.values(), now)
+                seat = seats.get(viewer.seat) if viewer.seat is not None else None
+                tag = _quoted(api.state_etag(table, seat, held, viewer.teacher))
+                if tag == etag:
+                    out.append((304, tag, b"", table.version))
+                    continue
+                data = api.state_answer(table, seat, held, viewer.teacher, viewer.script_root)
+                out.append((200, tag, app.json.dumps(data).encode(), table.version))
+            reading.presence.mark_seen(seen, now)
+            return out
+
+    return build
 
 
 class StreamsUnavailable(ServiceError):
@@ -53,4 +136,7 @@ def table_events(code: str):
         raise TooManyAttempts(N_("This browser has too many of this server's pages open at once: close some of its "
                                  "tabs or windows. This page asks for the table every second meanwhile."),
                               code="too-many-streams")
+    holder = request.environ.get(VIEWER)
+    if isinstance(holder, dict):
+        holder["viewer"] = _viewer(code)
     return answer
