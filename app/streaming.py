@@ -229,7 +229,6 @@ class Streams:
         self.browsers: dict[str, int] = {}  # a browser's open streams (its session cookie, else its address)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.watcher: asyncio.Task[None] | None = None
-        self.poke = asyncio.Event()
         self.watch_thread = ThreadPoolExecutor(1, thread_name_prefix="watch")  # the query, off the loop
         self.tasks: set[asyncio.Task[None]] = set()
         self.stopping = False
@@ -365,14 +364,10 @@ class Streams:
         stop_listening = self.others.listen(self._published)  # PostgreSQL: other processes' NOTIFY
         try:
             while self.tables:
-                self.poke.clear()
                 full = time.monotonic() - self.full_at >= FULL_SECONDS
-                if full or await loop.run_in_executor(self.watch_thread, self.others.committed):
+                if full or self.others.committed():  # (microseconds, and never waits: on the loop)
                     await self._look(loop, full)
-                try:
-                    await asyncio.wait_for(self.poke.wait(), WATCH_SECONDS)
-                except asyncio.TimeoutError:
-                    pass
+                await asyncio.sleep(WATCH_SECONDS)
         finally:
             stop_listening()
             self.watcher = None

@@ -79,7 +79,8 @@ class Others:
 
     def committed(self) -> bool:
         """Whether another connection may have committed since the last call (SQLite: exactly; PostgreSQL:
-        False, the Listener tells; any other database: True). Called from one thread only."""
+        False, the Listener tells; any other database: True). Called from one thread only; it never
+        waits (SQLite's connection has no busy timeout: a database busy at that instant says True)."""
         if self.dialect == "postgresql":
             return False
         if self.dialect != "sqlite" or self.engine.url.database in (None, "", ":memory:"):
@@ -87,9 +88,11 @@ class Others:
         try:
             if self._sqlite is None:
                 arguments, options = self.engine.dialect.create_connect_args(self.engine.url)
-                self._sqlite = self.engine.dialect.loaded_dbapi.connect(*arguments, **options)
+                self._sqlite = self.engine.dialect.loaded_dbapi.connect(*arguments, **{**options, "timeout": 0})
             version: int = self._sqlite.execute("PRAGMA data_version").fetchone()[0]
-        except Exception:  # noqa: BLE001 - the file may be back at the next look: read the versions meanwhile
+        except self.engine.dialect.loaded_dbapi.OperationalError:  # busy, or not there: read the versions
+            return True
+        except Exception:  # noqa: BLE001 - a connection gone wrong: a new one at the next look
             self._sqlite = None
             return True
         changed = version != self._version
