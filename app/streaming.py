@@ -1,8 +1,8 @@
 """A state stream per screen: GET /api/tables/<code>/events, pushed as server-sent events by each worker of
 `authors serve`, in front of the ServedApp (app/serving.py), which answers everything else unchanged.
 
-Starlette routes the one URL to a stream (sse-starlette's EventSourceResponse writes the event-stream
-format, its pings and its disconnects) and the rest to the ServedApp. A stream waits on the worker's event
+A plain ASGI dispatch (`front`) sends the one URL to a stream (sse-starlette's EventSourceResponse writes
+its pings and notices disconnects) and the rest to the ServedApp. A stream waits on the worker's event
 loop, holding no app thread; the states it sends are built on the ServedApp's threads:
 
 - Opening: the Flask view behind the events URL (app/web/events.py) answers first, with the number of
@@ -35,19 +35,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import orjson
 from flask import Flask
 from sse_starlette import EventSourceResponse, ServerSentEvent
-from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.routing import Mount, Route
 
 from .serving import Receive, Scope, Send, ServedApp
 from .web import events
@@ -201,7 +199,7 @@ class Watched:
 class Stream(EventSourceResponse):
     """sse-starlette's response, which tells when it is over, however it ends."""
 
-    def __init__(self, content: AsyncIterator[ServerSentEvent], closed: Callable[[], None], ping: float) -> None:
+    def __init__(self, content: AsyncIterator[ServerSentEvent | bytes], closed: Callable[[], None], ping: float) -> None:
         super().__init__(content, ping=ping, ping_message_factory=lambda: ServerSentEvent(comment="ping"),
                          send_timeout=SEND_SECONDS)
         self.closed = closed
@@ -282,7 +280,7 @@ class Streams:
         response.raw_headers.extend((name, value) for name, value in answer_headers if name not in ANSWER_ONLY)
         await response(scope, receive, send)
 
-    async def _events(self, flight: Flight, first: State, skip: bool) -> AsyncIterator[ServerSentEvent]:
+    async def _events(self, flight: Flight, first: State, skip: bool) -> AsyncIterator[ServerSentEvent | bytes]:
         yield ServerSentEvent(comment="stream", retry=RETRY_MS)
         if not skip:
             yield _event(first)
@@ -450,12 +448,16 @@ class Streams:
                 flight.end()
 
 
-def _event(state: State) -> ServerSentEvent:
-    """The state's event: its JSON with the server's clock added (the page's turn timer counts on it)."""
+def _event(state: State) -> ServerSentEvent | bytes:
+    """The state's event: its JSON with the server's clock added (the page's turn timer counts on it),
+    written out here as the event-stream format has it (sse-starlette would split and copy the JSON, a
+    tenth of a move's CPU); a JSON on more than one line (never from orjson) is left to sse-starlette."""
     body = state.body
     if body.startswith(b"{") and body != b"{}":
         body = b'{"server_time":%.3f,' % time.time() + body[1:]
-    return ServerSentEvent(data=body.decode(), event="state", id=str(state.version))
+    if b"\n" in body or b"\r" in body:
+        return ServerSentEvent(data=body.decode(), event="state", id=str(state.version))
+    return b"event: state\r\nid: %d\r\ndata: %s\r\n\r\n" % (state.version, body)
 
 
 async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
@@ -463,13 +465,32 @@ async def _answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], b
     await send({"type": "http.response.body", "body": body})
 
 
-def front(served: ServedApp, flask_app: Flask) -> Starlette:
-    """The worker's ASGI app: the events URL to its stream, everything else to the ServedApp."""
+EVENTS_PATH = re.compile(r"/api/tables/[^/]+/events")
+
+
+def front(served: ServedApp, flask_app: Flask) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    """The worker's ASGI app: the events URL to its stream, everything else to the ServedApp (a plain
+    dispatch: every request passes here, and a router's middleware would cost each one)."""
     streams = Streams(served, flask_app)
 
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        streams.close()
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and EVENTS_PATH.fullmatch(scope["path"]):
+            await streams(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await _lifespan(streams, receive, send)
+        else:
+            await served(scope, receive, send)
 
-    return Starlette(routes=[Route("/api/tables/{code}/events", streams), Mount("", app=served)], lifespan=lifespan)
+    return app
+
+
+async def _lifespan(streams: Streams, receive: Receive, send: Send) -> None:
+    """The worker starts (nothing to do) and stops: its streams end."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            streams.close()
+            await send({"type": "lifespan.shutdown.complete"})
+            return

@@ -164,6 +164,26 @@ def flight_of(answers: Answers) -> Flight:
     return flight
 
 
+class Event:
+    """An event as an EventSource reads it, from what the stream yields (an event written out as bytes,
+    or sse-starlette's ServerSentEvent)."""
+
+    def __init__(self, sent):
+        text = sent if isinstance(sent, bytes) else sent.encode()
+        assert text.endswith(b"\r\n\r\n")
+        self.comment = self.retry = self.event = self.id = self.data = None
+        for line in text.decode().split("\r\n")[:-2]:
+            field, _, value = line.partition(": ")
+            if field == "":
+                self.comment = value
+            else:
+                setattr(self, field, value)
+
+
+async def next_event(stream):
+    return Event(await stream.__anext__())
+
+
 def events_of(flight: Flight, first: State, skip: bool = False):
     return Streams._events(None, flight, first, skip)  # (uses nothing of its Streams)
 
@@ -202,9 +222,9 @@ def test_a_slow_reader_is_sent_the_latest_state_never_a_backlog():
         answers = Answers()
         flight = flight_of(answers)
         stream = events_of(flight, flight.state)
-        opening = await stream.__anext__()
+        opening = await next_event(stream)
         assert opening.comment and opening.retry
-        first = await stream.__anext__()
+        first = await next_event(stream)
         assert first.event == "state" and first.id == "1"
         data = json.loads(first.data)
         assert data.pop("server_time") > 0 and data == json.loads(answers.body())
@@ -212,9 +232,9 @@ def test_a_slow_reader_is_sent_the_latest_state_never_a_backlog():
             answers.version = version
             flight.refresh()
             await settle(flight)
-        latest = await stream.__anext__()
+        latest = await next_event(stream)
         assert latest.id == "4"
-        following = asyncio.ensure_future(stream.__anext__())
+        following = asyncio.ensure_future(next_event(stream))
         await asyncio.sleep(0.01)
         assert not following.done()  # nothing older is queued
         flight.end()
@@ -229,8 +249,8 @@ def test_last_event_id_of_the_current_version_skips_the_first_state():
         answers = Answers()
         flight = flight_of(answers)
         stream = events_of(flight, flight.state, skip=True)
-        assert (await stream.__anext__()).comment
-        waiting = asyncio.ensure_future(stream.__anext__())
+        assert (await next_event(stream)).comment
+        waiting = asyncio.ensure_future(next_event(stream))
         await asyncio.sleep(0.01)
         assert not waiting.done()
         answers.version = 2
@@ -247,9 +267,9 @@ def test_a_screen_that_opens_on_an_older_state_than_the_flights_is_sent_the_newe
         answers.version = 3
         flight = flight_of(answers)
         stream = events_of(flight, old)
-        await stream.__anext__()
-        assert (await stream.__anext__()).id == "1"  # its own opening answer first
-        assert (await stream.__anext__()).id == "3"  # then the Flight's newer one at once
+        await next_event(stream)
+        assert (await next_event(stream)).id == "1"  # its own opening answer first
+        assert (await next_event(stream)).id == "3"  # then the Flight's newer one at once
         flight.adopt(old)  # an older build never replaces a newer state
         assert flight.state.version == 3
 
