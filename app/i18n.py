@@ -68,6 +68,13 @@ def current_language() -> str:
     return locale.language if locale else DEFAULT_LANGUAGE
 
 
+def first_language_tag() -> str:
+    """The browser's first language as it names it, with its region when it gives one ("en-GB"): what
+    a printer beside it holds (the page's own language is `current_language`)."""
+    tags = [tag for tag, _quality in request.accept_languages]
+    return tags[0] if tags else ""
+
+
 def rules_language() -> str:
     """The language of the rules this request reads: its own, when the rules are written in it."""
     from . import rules

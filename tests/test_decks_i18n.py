@@ -40,7 +40,7 @@ def test_a_set_without_an_id_is_named_by_its_number():
     assert [p.message for p in problems] == [
         "set 1 has no id",
         "set 1 has no name",
-        "set 1 has 1 cards; a set needs 2 to 8",
+        "set 1 has 1 card; a set needs 2 to 8",
         "set 2 has no id",
         "set 2 has no name",
         'set 2 has no cards; list them under "cards:"',
@@ -67,7 +67,7 @@ def test_a_count_of_cards_agrees_with_its_number(count, russian, italian):
         name: Small
         cards: [{{title: A}}, {{title: B}}]
     """)
-    assert problem.message == f'set "big" has {count} cards; a set needs 2 to 8'
+    assert problem.message == f'set "big" has {count} card{"" if count == 1 else "s"}; a set needs 2 to 8'
     assert said(problem, "ru") == f"набор «big»: {russian}, а нужно от 2 до 8"
     assert said(problem, "it") == f"la serie «big» ha {italian}; una serie deve averne da 2 a 8"
 

@@ -281,7 +281,7 @@ def test_set_name_duplicate():
 def test_color_invalid(bad):
     shown = bad
     assert problems(edit("    name: Claude Monet\n", f'    name: Claude Monet\n    color: "{bad}"\n')) == [
-        f'7:12: set "monet": color "{shown}" should be written "#rrggbb", like "#7a2e2e" (put it in quotes)']
+        f'7:12: set "monet": color "{shown}" should be written "#rrggbb", like "#7a2e2e"']  # quoted: no "put it in quotes"
 
 
 def test_color_without_quotes_is_a_comment_and_is_refused():
@@ -378,7 +378,7 @@ def test_cards_not_a_list():
 
 
 def test_cards_too_few():
-    assert problems(edit("      - title: View of Delft\n", "")) == ['13:7: set "vermeer" has 1 cards; a set needs 2 to 8']
+    assert problems(edit("      - title: View of Delft\n", "")) == ['13:7: set "vermeer" has 1 card; a set needs 2 to 8']
 
 
 def test_cards_at_the_limits():

@@ -75,11 +75,12 @@ def test_a_french_table_is_french_for_a_browser_that_chose_nothing(play_app):
     manage = teacher.get(f"/t/{code}").get_data(as_text=True)
     assert page_language(manage) == "fr" and "Lancer la partie" in manage
 
-    # A name taken at that table: the join form answers in the table's language.
+    # A seated student's name typed on another device asks for her seat (issue #33): the waiting page
+    # answers in the table's language.
     other = play_app.test_client()
-    taken = other.post("/join", data={"code": code, "name": "anna", "csrf_token": csrf(other)})
-    assert taken.status_code == 409
-    assert "Quelqu’un à cette table s’appelle déjà « Anna »" in taken.get_data(as_text=True)
+    asked = other.post("/join", data={"code": code, "name": "anna", "csrf_token": csrf(other)})
+    assert asked.status_code == 303 and asked.headers["Location"].endswith(f"/j/{code}/waiting")
+    assert "Ton professeur a reçu ta demande" in other.get(asked.headers["Location"]).get_data(as_text=True)
 
     # The browser's own choice wins, and is remembered.
     english = student.get(f"/t/{code}/play?lang=en").get_data(as_text=True)

@@ -15,10 +15,10 @@ def test_every_deck_page_has_a_print_form(client):
 
 
 def test_the_pdf_with_default_options(client):
-    response = client.get("/decks/authors-1861/print.pdf")
+    response = client.get("/decks/authors-1861/print.pdf", headers={"Accept-Language": "en-US,en;q=0.9"})
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
-    assert 'filename="authors-1861-letter.pdf"' in response.headers["Content-Disposition"]
+    assert 'filename="authors-1861-letter.pdf"' in response.headers["Content-Disposition"]  # the reader's paper
     reader = PdfReader(io.BytesIO(response.data))
     assert len(reader.pages) == 5  # 44 cards, 9 a sheet, no backs unless asked
     assert reader.pages[0].mediabox.width == pytest.approx(612)

@@ -44,11 +44,11 @@ def test_a_student_picks_their_name_and_the_seat_remembers_them(app):
     with app.app_context():
         seat = Seat.query.join(Table).filter(Table.code == code, Seat.name == "Anna").one()
         assert seat.student_id == students["Anna"]
-    # Anna is playing: her name is offered no more, and nobody else can take it.
+    # Anna is playing: nobody else can take her name; tapping it asks the teacher for her seat (issue #33).
     page = app.test_client().get(f"/j/{code}").get_data(as_text=True)
-    assert re.search(rf'value="{students["Anna"]}" class="roster-name" disabled', page)
+    assert re.search(rf'value="{students["Anna"]}" class="roster-name back">Anna <span class="hint">\(playing: tap', page)
     taken = app.test_client().post(f"/api/tables/{code}/join", json={"student": students["Anna"]})
-    assert taken.status_code == 409, taken.get_json()
+    assert taken.status_code == 202 and taken.get_json()["asking"]["status"] == "waiting", taken.get_json()
     # Typing a name is no way in at a class's table; a student of another class neither.
     typed = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Mallory"})
     assert typed.status_code == 400 and typed.get_json()["error"]["code"] == "pick-your-name"
@@ -200,8 +200,8 @@ def test_typing_a_roster_name_seats_her_as_the_tap_would(app):
     with app.app_context():
         seats = {s.name: s.student_id for s in Seat.query.join(Table).filter(Table.code == code) if s.student_id}
     assert seats == {"Gleb": students["Gleb"], "Anna": students["Anna"]}
-    again = app.test_client().post("/join", data={"code": code, "name": "GLEB"})  # as a second tap on Gleb
-    assert again.status_code == 409
+    again = app.test_client().post("/join", data={"code": code, "name": "GLEB"})  # as a second tap on Gleb:
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/j/{code}/waiting")  # asks (#33)
     stranger = app.test_client().post("/join", data={"code": code, "name": "Mallory"})
     assert stranger.status_code == 400 and "pick your name from the class list" in stranger.get_data(as_text=True)
 

@@ -195,7 +195,7 @@ def test_an_uploaded_file_is_checked_by_the_same_validator_as_the_command_line(a
         row = re.search(rf'<tr class="bad" id="line-{problem.line}">(.*?)</tr>', html, re.S)
         assert row, problem
         expected = problem.message.replace('"', "&#34;")
-        assert f"column {problem.column}: {expected}" in row.group(1), problem
+        assert f"Line {problem.line}, column {problem.column}: {expected}" in row.group(1), problem
     assert "broken.yaml" in html
     response = upload(teacher, "/studio/upload", GOOD.encode(), "good.yaml")
     assert response.status_code == 303

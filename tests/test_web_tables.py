@@ -77,7 +77,7 @@ def test_the_new_table_form_opens_a_table_and_shows_its_code_and_qr(play_app):
     page = teacher.get("/tables/new")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    assert "name_the_work" in html and "a right answer scores 1" in html  # each option explained
+    assert "name_the_work" in html and "a right naming scores 1" in html  # each option explained
     assert "<script>" not in html and "onclick=" not in html              # no inline scripts
     form = {"rules": "standard", "deck": "authors-1861", "seat0": "student", "seat1": "here", "seat1_name": "Vera",
             "seat2": "computer:random", "seat3": "", "match_format": "hands", "match_value": "2",
@@ -135,8 +135,8 @@ def test_join_refusals_are_clear(play_app):
     assert unknown.status_code == 404 and error_of(unknown)["code"] == "unknown-code"
     page = play_app.test_client().post("/join", data={"code": "NOCODE", "name": "Boris"})
     assert page.status_code == 404 and "There is no table" in page.get_data(as_text=True)
-    taken = play_app.test_client().post(f"/api/tables/{code}/join", json={"name": "ANNA"})
-    assert taken.status_code == 409 and error_of(taken)["code"] == "name-taken"
+    taken = play_app.test_client().post(f"/api/tables/{code}/join", json={"name": "ANNA"})  # asks for her seat (#33)
+    assert taken.status_code == 202 and taken.get_json()["asking"]["status"] == "waiting"
     empty = play_app.test_client().post(f"/api/tables/{code}/join", json={"name": "   "})
     assert empty.status_code == 400
     long = play_app.test_client().post(f"/api/tables/{code}/join", json={"name": "x" * 40})

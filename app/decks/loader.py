@@ -234,8 +234,12 @@ class _DeckReader:
             self.problem(fields["color"], N_('%(where)s: color is empty; write it in quotes, like '
                                              'color: "#7a2e2e" (without quotes, "#" starts a comment)'), where=where)
         elif color is not None and not COLOR.fullmatch(color):
+            # "In quotes" only where it is not: a quoted value is told the form alone.
+            quoted = getattr(fields["color"], "style", None) in ('"', "'")
             self.problem(fields["color"], N_('%(where)s: color "%(color)s" should be written "#rrggbb", '
-                                             'like "#7a2e2e" (put it in quotes)'), where=where, color=color)
+                                             'like "#7a2e2e"') if quoted else
+                         N_('%(where)s: color "%(color)s" should be written "#rrggbb", '
+                            'like "#7a2e2e" (put it in quotes)'), where=where, color=color)
         image = self.image(fields, where)
 
         cards: list[Card] = []
@@ -249,11 +253,10 @@ class _DeckReader:
                                         'but it is %(shape)s'), where=where, shape=_shape(cards_node))
         else:
             if not MIN_CARDS <= len(cards_node.value) <= MAX_CARDS:
-                # English keeps "1 cards" (as the command line always said); other languages agree
                 about_set(cards_node,
-                          N_plural("set %(number)s has %(count)s cards; a set needs %(min)s to %(max)s",
+                          N_plural("set %(number)s has %(count)s card; a set needs %(min)s to %(max)s",
                                    "set %(number)s has %(count)s cards; a set needs %(min)s to %(max)s"),
-                          N_plural('set "%(set)s" has %(count)s cards; a set needs %(min)s to %(max)s',
+                          N_plural('set "%(set)s" has %(count)s card; a set needs %(min)s to %(max)s',
                                    'set "%(set)s" has %(count)s cards; a set needs %(min)s to %(max)s'),
                           count=len(cards_node.value), min=MIN_CARDS, max=MAX_CARDS)
             for index, card_node in enumerate(cards_node.value[:MAX_CARDS], 1):  # (as the sets above)

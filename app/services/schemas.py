@@ -218,6 +218,12 @@ class LockRequest(Body):
     locked: Annotated[bool, Field(strict=True), What('"locked"')]
 
 
+class TimerRequest(Body):
+    """POST /api/tables/<code>/timer: the seconds a student has to make a move, or null for no limit."""
+    seconds: Annotated[int | None, Field(ge=10, le=600), BeforeValidator(_whole), What(N_("the time for a move"))] = Field(
+        description="Seconds from 10 to 600 (then a computer makes the move), or null: no time limit.")
+
+
 class RoundTrip(Body):
     """POST /classroom/reach: a student's page says it reached the server, and how long its requests took."""
     round_trip_ms: Annotated[float | None, Field(ge=0, le=60_000, allow_inf_nan=False), What('"round_trip_ms"')] = Field(

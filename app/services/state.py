@@ -230,21 +230,41 @@ def state_of(table: TableLike, view: PublicView | None, *, seat: SeatLike | None
             pace = out["pace"]
             poll = max(100, min(poll, int(pace * 1000) or 100))
     out["poll_ms"] = poll
+    if teacher:
+        out["away_turn"] = away_turn(table, view.turn if view is not None else None, time.time())
     return out
 
 
+def away_turn(table: TableLike, turn: str | None, now: float) -> dict[str, Any] | None:
+    """For the teacher (her table's page and the overview flag it, with the one button that lets a computer
+    stand in): the away student whose turn the table waits on, {position, name, away_seconds}; None when
+    play goes on (paused, a computer's turn, a student who is here)."""
+    if table.status != "playing" or table.paused or not turn:
+        return None
+    seat = next((s for s in table.seats if s.name == turn), None)
+    if seat is None or seat.kind != "human" or not seat.token_hash:
+        return None
+    shown = deals.presence_of(seat, now)
+    if shown["presence"] != "away":
+        return None
+    return {"position": seat.position, "name": seat.name, "away_seconds": shown["away_seconds"]}
+
+
 def overview(tables: Sequence[TableLike]) -> list[dict[str, Any]]:
-    """The teacher's list of open tables: who plays, whose turn, this hand's scores and the standings
-    (`hide_scores`: no scores while the deal is played, `scores_hidden` says so)."""
+    """The teacher's list of open tables: who plays, whose turn (`away_turn`: an away student's, which the
+    table waits on), this hand's scores and the standings (`hide_scores`: no scores while the deal is
+    played, `scores_hidden` says so)."""
     rows = []
+    now = time.time()
     for table in tables:
         row = summary(table)
-        row["turn"] = row["scores"] = None
+        row["turn"] = row["scores"] = row["away_turn"] = None
         row["scores_hidden"] = False
         deal = table.current_deal
         if deal is not None and table.status == "playing":
             with store.playing(deal) as game:
                 row["turn"], row["scores"] = game.turn, dict(game.outcome().scores)
+                row["away_turn"] = away_turn(table, game.turn, now)
                 if scores_hidden(table, game.finished):
                     del row["scores"]
                     row["scores_hidden"] = True

@@ -114,11 +114,24 @@ def table_language(value: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     return default if default in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def _computer_name(taken: set[str]) -> str:
+COMPUTER_NAME = N_("Computer %(number)d")
+
+
+def _computer_name(taken: set[str], language: str) -> str:
+    """A computer player's name in the table's language ("Computer 1", "Компьютер 1"), the first number
+    not taken. Kept in the seat as said then: a table's existing computers keep the names they have.
+    (A name, not a sentence said at the web's edge: it is stored, in the table's language, not the
+    reader's; read from the compiled catalogs the web reads, with Babel alone.)"""
+    from pathlib import Path
+
+    from babel.support import Translations
+
+    catalogs = Path(__file__).resolve().parents[1] / "translations"
+    template = Translations.load(str(catalogs), [language]).gettext(COMPUTER_NAME)
     n = 1
-    while name_key(f"Computer {n}") in taken:
+    while name_key(template % {"number": n}) in taken:
         n += 1
-    return f"Computer {n}"
+    return template % {"number": n}
 
 
 def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
@@ -221,7 +234,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
         seats.append(seat)
     for seat in seats:
         if seat.kind == "computer" and not seat.name:
-            seat.name = _computer_name(taken)
+            seat.name = _computer_name(taken, language)
             taken.add(name_key(seat.name))
         seat.name_key = name_key(seat.name) if seat.name else None
 
@@ -260,7 +273,7 @@ def _check_name_free(table: Table, name: str, except_seat: Seat | None = None) -
 
 
 class WaitForTeacher(ServiceError):
-    """Not a refusal: the name is an away student's seat, and this device asked to have it back. It waits
+    """Not a refusal: the name is a student's seat, and this device asked to have it back. It waits
     for the teacher (`let_in`); `token` is its secret, the seat's token once let in."""
     status, code = 202, "ask-teacher"
 
@@ -272,14 +285,14 @@ class WaitForTeacher(ServiceError):
 MAX_WAITING = 5  # devices that may wait for one seat at once (each is one line on the teacher's page)
 
 
-def can_ask_back(seat: SeatLike, now: float) -> bool:
-    """Whether another device may ask for this seat back: a student's seat (or one a computer stands in
-    for) whose screen is away, or one whose student the teacher removed during play."""
+def can_ask_back(seat: SeatLike) -> bool:
+    """Whether another device may ask for this seat: a student's seat (or one a computer stands in for),
+    whatever its screen's presence: a student whose phone died asks at once, and the teacher decides (her
+    list says whether the seat's screen is still open: `requests_waiting`). Never a seat whose student the
+    teacher took off for the match, nor a computer player's."""
     if not seat.name or getattr(seat, "barred", False):
         return False
-    if seat.kind == "human":
-        return seat.token_hash is None or presence.away_for(seat.seen_at, now) is not None
-    return bool(seat.stand_in) and presence.away_for(seat.seen_at, now) is not None
+    return seat.kind == "human" or bool(seat.stand_in)
 
 
 def _taken_off(table: TableLike, browser: str | None, student_id: int | None) -> SeatLike | None:
@@ -295,8 +308,9 @@ def _taken_off(table: TableLike, browser: str | None, student_id: int | None) ->
 def join(table: TableLike, name: Any, student_id: int | None = None, browser: str | None = None,
          device: str = "", asked: str | None = None) -> tuple[Seat, str]:
     """A student takes a seat: a free one, or before play a computer player's. Returns the seat token.
-    The name of an away student's seat is no refusal: the device asks for the seat back and waits for
-    the teacher (WaitForTeacher, raised once the request is stored beside any other device's). At a
+    The name of a student's seat is no refusal, her screen away or not: the device asks for the seat back
+    and waits for the teacher (WaitForTeacher, raised once the request is stored beside any other
+    device's), who sees whether the seat's screen is still open. At a
     table opened for a class the name comes from its roster (join_from_roster), `student_id` the roster
     student. `browser` is the random id of the joining browser (its session's), `device` what its browser
     says it is ("iPhone · Safari"), `asked` the secret of this browser's earlier request at this table."""
@@ -317,7 +331,7 @@ def join(table: TableLike, name: Any, student_id: int | None = None, browser: st
         if same is not None and same.barred:
             raise Conflict(say(N_('The teacher has taken "%(name)s" off this table for the rest of the match.'),
                                name=same.name), code="name-removed")
-        if same is not None and table.status in ("lobby", "playing") and can_ask_back(same, now):
+        if same is not None and table.status in ("lobby", "playing") and can_ask_back(same):
             # (the teacher decides, so a locked table takes the request too)
             token = _ask_for(table, same, browser_digest, device, asked, now)
             waiting = WaitForTeacher(same.position, same.name, token)
@@ -338,6 +352,7 @@ def join(table: TableLike, name: Any, student_id: int | None = None, browser: st
             seat.name, seat.name_key, seat.token_hash = name, name_key(name), token_hash(token)
             seat.seen_at, seat.student_id, seat.browser_hash = now, student_id, browser_digest
             _end_requests(seat, "ended", now)  # (devices that asked for the away student's seat)
+            _withdraw_own(table, browser_digest, asked, now)  # (this device's own request, for another name)
             if old and old != name:
                 deals.rename_player(table, old, name)
             table.touch()
@@ -378,19 +393,18 @@ def roster_student_named(table: TableLike, name: Any) -> int | None:
 
 def roster_choices(table: TableLike) -> list[dict[str, Any]] | None:
     """The names a joining student picks from at a class's table, each with whether it can be taken now
-    (free, or an away student's seat to ask back: `back`; never one the teacher took off for the match:
-    `taken_off`); None at any other table."""
+    (free, or a seated student's to ask back: `back`, whatever her screen's presence: the teacher decides;
+    never one the teacher took off for the match: `taken_off`); None at any other table."""
     school_class = classes.class_of(table)
     if school_class is None:
         return None
-    now = time.time()
     seated = {name_key(seat.name): seat for seat in table.seats if seat.name}  # (keys from the names: a stored
     # key may be of an older rule, codes.name_key)
     out = []
     for student in classes.on_roster(school_class):
         seat = seated.get(name_key(student.name))
         taken_off = _taken_off(table, None, student.id) is not None or bool(seat is not None and seat.barred)
-        back = seat is not None and not taken_off and can_ask_back(seat, now)
+        back = seat is not None and not taken_off and can_ask_back(seat)
         out.append({"id": student.id, "name": student.name, "free": not taken_off and (seat is None or back),
                     "back": back, "taken_off": taken_off})
     return out
@@ -499,7 +513,7 @@ def set_kind(table: TableLike, position: Any, kind: str, bot: str | None = None)
             old = seat.name
             if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
                 taken = {name_key(s.name) for s in table.seats if s.name and s is not seat}
-                seat.name = _computer_name(taken)
+                seat.name = _computer_name(taken, table.language)
                 seat.name_key = name_key(seat.name)
             # During play a computer stands in under the student's name: the deal goes on as the same player,
             # and its record says who sat there, not "Computer 3".
@@ -555,6 +569,21 @@ def _end_requests(seat: Seat, status: str, now: float, but: SeatClaim | None = N
     _note_requests(seat, now)
 
 
+def _withdraw_own(table: Table, browser: str | None, asked: str | None, now: float) -> None:
+    """In the caller's `changing` block: this device took a seat under another name, so what it asked for
+    at this table (by its browser's hash or its request's secret) is given up, and leaves the teacher's list."""
+    asked_hash = token_hash(asked) if asked else None
+    mine = [c for c in _requests(table) if c.status == "waiting"
+            and ((browser is not None and c.browser_hash == browser) or (asked_hash and c.token_hash == asked_hash))]
+    for claim in mine:
+        claim.status, claim.decided_at = "withdrawn", now
+    if mine:
+        db.session.flush()
+        for seat in table.seats:
+            if any(c.seat_id == seat.id for c in mine):
+                _note_requests(seat, now)
+
+
 def _ask_for(table: Table, seat: Seat, browser: str | None, device: str, asked: str | None, now: float) -> str:
     """In the caller's `changing` block: this device asks for the seat back, beside every other device
     that asks (none replaces another). Returns the request's secret. The same device asking again keeps
@@ -584,12 +613,21 @@ def _ask_for(table: Table, seat: Seat, browser: str | None, device: str, asked: 
 
 def requests_waiting(table: TableLike) -> list[dict[str, Any]]:
     """The requests to have a seat back that wait for the teacher, the oldest first: which seat, what the
-    device says of itself (`device`, "" when its browser says nothing we know) and when it asked."""
+    device says of itself (`device`, "" when its browser says nothing we know), when it asked, and where
+    the seat's own screen is, so a prank is easy to tell from a lost phone: `screen` "here" (still open),
+    "away" (for `screen_away_seconds`, None when not known) or None (no device holds the seat)."""
     now = time.time()
     seats = {seat.id: seat for seat in table.seats}
-    return [{"id": claim.id, "position": seats[claim.seat_id].position, "name": seats[claim.seat_id].name,
-             "device": claim.device, "asked_at": claim.asked_at}
-            for claim in _requests(table) if _waits(claim, now) and claim.seat_id in seats]
+    out = []
+    for claim in _requests(table):
+        if not _waits(claim, now) or claim.seat_id not in seats:
+            continue
+        seat = seats[claim.seat_id]
+        screen = deals.presence_of(seat, now)
+        out.append({"id": claim.id, "position": seat.position, "name": seat.name, "device": claim.device,
+                    "asked_at": claim.asked_at, "screen": screen["presence"],
+                    "screen_away_seconds": screen["away_seconds"]})
+    return out
 
 
 ASK_ENDED = {"refused": "refused", "passed": "refused", "withdrawn": "expired", "ended": "expired"}
@@ -741,6 +779,44 @@ def pause_all(teacher_id: int, paused: bool) -> int:
             set_paused(table, paused)
             changed += 1
     return changed
+
+
+def set_turn_seconds(table: TableLike, seconds: int | None) -> None:
+    """Set, change or switch off the time a student has to make a move (`turn_seconds`, a classroom
+    option: records leave it out, so a deal in play takes it). The table's clock for the move to make
+    starts again now: whoever is to move gets the new time in full, and nobody's time is cut short."""
+    with changing(table) as table:
+        if table.status in ("finished", "closed"):
+            raise Conflict(N_("This table's match is over: there is no move left to time."), code="table-closed")
+        overrides = {name: value for name, value in table.overrides.items() if name != "turn_seconds"}
+        if seconds is not None:
+            overrides["turn_seconds"] = seconds
+        try:
+            make_options(table.rules, overrides)
+        except OptionsError as exc:
+            raise BadRequest(exc) from None
+        if overrides == table.overrides:
+            return
+        table.options_json = json.dumps(overrides)
+        now = time.time()
+        if seconds is not None:  # the clock looks at the person to move again when her new time runs out
+            table.next_bot_at = min(table.next_bot_at, now + seconds)
+        table.touch()
+
+
+def seat_lost_sentence(table: TableLike, position: int) -> Text | None:
+    """What the browser that held this seat is told once its token no longer opens it, when the teacher
+    gave the seat to a computer player for good or took her off for the match; None otherwise (a device
+    let in for her, a seat freed before play). Says nothing of the seat but that."""
+    seat = next((s for s in table.seats if s.position == position), None)
+    if seat is None:
+        return None
+    if seat.barred:
+        return Text(N_("Your teacher has taken you off this table for the rest of the match: you cannot join it again "
+                       "under any name. Ask your teacher."))
+    if seat.kind == "computer" and not seat.stand_in:
+        return Text(N_("Your teacher gave your seat to a computer player. Ask your teacher what to do."))
+    return None
 
 
 def set_locked(table: TableLike, locked_: bool) -> None:

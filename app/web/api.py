@@ -18,6 +18,7 @@ from ..services.catalog import catalog
 from ..services.errors import BadRequest, Conflict, NotFound
 from ..services.reading import name_key
 from . import asking, guard, seating
+from . import tables as table_pages
 from .table_code import clean, valid
 from .asking import teacher_required
 from .links import table_links
@@ -48,10 +49,13 @@ def json_body(required: bool = True) -> dict:
 
 def state_answer(table, seat, held: dict, teacher: bool, script_root: str) -> dict:
     """The state this browser is sent (for `seat`, holding the seats `held`), with the table's links:
-    the state's view and its stream alike (app/streaming.py builds each event with the view)."""
+    the state's view and its stream alike (app/web/events.py builds each later event with this). A seat
+    the browser lost is the view's alone to tell (`seat_lost`: a stream whose reader lost one asks the
+    view for every state)."""
     data = state.table_state(table, seat=seat, held=set(held), teacher=teacher)
     data["join_url"], links = table_links(table.code, script_root)
     data["links"] = dict(links)
+    data["seat_lost"] = None
     return data
 
 
@@ -75,7 +79,10 @@ def get_catalog():
 def list_tables():
     """The teacher's overview: each open table of theirs with its players and scores."""
     rows = tables.open_tables(current_user.id)
-    etag = f"o{current_user.id}-{current_language()}-" + "-".join(f"{t.id}.{t.version}" for t in rows)
+    now = time.time()  # (each table's seats' presence too: the overview flags a turn that waits on an away student)
+    etag = f"o{current_user.id}-{current_language()}-" + "-".join(
+        f"{t.id}.{t.version}.{reading.presence.teacher_stamp(map(reading.presence.seat_tuple, t.seats), now)}"
+        for t in rows)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
     data = state.overview(rows)
@@ -155,7 +162,17 @@ def table_state(code: str):
     etag = _etag(table, seat)
     if request.if_none_match.contains(etag):
         return _not_modified(etag)
-    return _fresh(jsonify(_state(table, seat)), etag)
+    data = _state(table, seat)
+    # A seat this browser held and no longer opens: told why when the teacher gave it away (issue #33).
+    data["seat_lost"] = seat_lost(table)
+    return _fresh(jsonify(data), etag)
+
+
+def seat_lost(table) -> str | None:
+    """Why this browser's cookie names a seat of the table that it no longer opens, when the teacher gave
+    it away (in the reader's language), else None."""
+    lost = [tables.seat_lost_sentence(table, position) for position in seating.seats_lost(table)]
+    return next((translated(sentence) for sentence in lost if sentence is not None), None)
 
 
 @bp.get("/tables/<code>/deck")
@@ -198,7 +215,7 @@ def join(code: str):
             seat, token = tables.join(table, sent.name, **guard.joining())
     except tables.WaitForTeacher as asked:
         seating.remember_ask(table.code, asked.token)
-        response = jsonify(asking=_asking(table, "waiting", asked.position))
+        response = jsonify(asking=table_pages.asking_answer(table, "waiting", asked.position))
         response.status_code = 202
         return response
     seating.remember_seat(table.code, seat.position, token)
@@ -208,41 +225,16 @@ def join(code: str):
     return response
 
 
-ASK_SENTENCES = {
-    "waiting": N_("Ask your teacher to let you back in: your seat is kept for you."),
-    "let-in": N_("Your teacher let you back in: your seat and your cards are waiting."),
-    "refused": N_("Your teacher did not let you back in. Ask your teacher what to do."),
-    "passed": N_("Your teacher let another device into this seat, so not this one. Ask your teacher what to do."),
-    "expired": N_("This request has ended. Type your name again to ask once more."),
-}
-
-
-def _asking(table, status: str, position: int | None, why: str | None = None) -> dict:
-    """What the waiting device is told of its request: where it stands, in a sentence (why it ended, when
-    the teacher let another device in), and for which seat's name (its own: nothing of anyone else's)."""
-    seat = next((s for s in table.seats if s.position == position), None)
-    sentence = ASK_SENTENCES["passed" if why == "passed" else status]
-    return {"status": status, "message": translated(say(sentence)),
-            "name": seat.name if seat is not None and status != "expired" else None,
-            "play": url_for("play.play", code=table.code) if status == "let-in" else None}
-
-
 @bp.get("/tables/<code>/ask")
 def ask_status(code: str):
     """This device's request to have its seat back: waiting, let-in (the seat is now this browser's),
     refused or expired."""
     table = tables.read(code)
-    token = seating.ask_token(table.code)
-    if token is None:
+    settled = table_pages.settled_ask(table)
+    if settled is None:
         raise NotFound(N_("This device has not asked for a seat at this table: join it with your name."),
                        code="no-request")
-    status, position, why = tables.ask_status(table, token)
-    if status == "let-in":
-        seating.remember_seat(table.code, position, token)
-        seating.forget_ask(table.code)
-    elif status == "expired":
-        seating.forget_ask(table.code)
-    response = jsonify(asking=_asking(table, status, position, why))
+    response = jsonify(asking=table_pages.asking_answer(table, *settled))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -270,6 +262,15 @@ def pause(code: str):
     """Pause the table, or let play go on: {"paused": true|false} (teacher)."""
     table = asking.managed(code)
     tables.set_paused(table, schemas.parse(schemas.PauseRequest, json_body()).paused)
+    return jsonify(_state(tables.read(code)))
+
+
+@bp.post("/tables/<code>/timer")
+def timer(code: str):
+    """Set, change or switch off the time a student has to make a move: {"seconds": 60} (10 to 600) or
+    {"seconds": null} (teacher). Whoever is to move gets the new time in full, from now."""
+    table = asking.managed(code)
+    tables.set_turn_seconds(table, schemas.parse(schemas.TimerRequest, json_body()).seconds)
     return jsonify(_state(tables.read(code)))
 
 

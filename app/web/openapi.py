@@ -48,7 +48,7 @@ def _body(schema: dict[str, Any], example: Any = None) -> dict[str, Any]:
 def request_schemas() -> dict[str, Any]:
     """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
     models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest,
-              schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer)
+              schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer, schemas.TimerRequest)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
     found: dict[str, Any] = top["$defs"]
@@ -144,8 +144,7 @@ def openapi_document() -> dict[str, Any]:
             "/api/tables/{code}/join": {"post": {
                 "summary": "Take a seat with a display name (a free seat, or before play a computer's).",
                 "description": "A browser that already has a seat here gets it back (`rejoined`). The name of "
-                               "an away student's seat (no poll from her screen for 45 s) is no refusal: this "
-                               "browser asks for the seat back (202, `asking`) and waits for the teacher (GET "
+                               "a student's seat is no refusal, her screen away or not: this browser asks for the seat back (202, `asking`) and waits for the teacher (GET "
                                "/api/tables/{code}/ask); a request lasts 10 minutes. Every device that asks is "
                                "kept, none replaces another: the teacher's state lists them (`asks`). A browser "
                                "whose student the teacher took off for the match is refused under any name "
@@ -182,6 +181,13 @@ def openapi_document() -> dict[str, Any]:
                 "parameters": [CODE],
                 "requestBody": _body({"$ref": "#/components/schemas/PauseRequest"}, {"paused": True}),
                 "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN}}},
+            "/api/tables/{code}/timer": {"post": {
+                "summary": "Set, change or switch off the seconds a student has to make a move (teacher); "
+                           "whoever is to move gets the new time in full, from now.",
+                "parameters": [CODE],
+                "requestBody": _body({"$ref": "#/components/schemas/TimerRequest"}, {"seconds": 60}),
+                "responses": {"200": _json(STATE), "400": BAD, "403": NOT_TEACHER, "404": UNKNOWN,
+                              "409": _error("The table's match is over.")}}},
             "/api/tables/{code}/lock": {"post": {
                 "summary": "Lock the table against new joins (seated students keep their seats), or open it "
                            "again (teacher); a join is then a 409 `table-locked`.",
@@ -328,8 +334,16 @@ def openapi_document() -> dict[str, Any]:
                           "waits to be let in)."},
                 "asks": {"type": ["array", "null"], "items": {"type": "object"}, "description":
                          "For the teacher alone: every device waiting to be let into a seat, the oldest first: id "
-                         "(for let-in and refuse), position, name, device (\"iPhone · Safari\", \"\" when unknown) "
-                         "and asked_at (epoch seconds)."},
+                         "(for let-in and refuse), position, name, device (\"iPhone · Safari\", \"\" when unknown), "
+                         "asked_at (epoch seconds), screen (the seat's own screen: \"here\", \"away\" or null "
+                         "for none) and screen_away_seconds."},
+                "away_turn": {"type": ["object", "null"], "description":
+                              "For the teacher alone: the away student whose turn the table waits on "
+                              "(position, name, away_seconds), or null."},
+                "seat_lost": {"type": ["string", "null"], "description":
+                              "GET only, to a browser whose seat token no longer opens its seat because the "
+                              "teacher gave it to a computer player or took its student off: why, in a "
+                              "sentence; else null."},
                 "you": {"type": ["object", "null"], "description": "The seat this state is for."},
                 "teacher": {"type": "boolean"},
                 "game": {"type": ["object", "null"],

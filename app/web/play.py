@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, url_for
 
-from ..services import tables as table_service
+from ..services import recall, tables as table_service
 from . import asking, seating
+from .tables import kept_language
 
 bp = Blueprint("play", __name__)
 
@@ -16,5 +17,6 @@ def play(code: str):
     if not seating.held_seats(table):
         if asking.is_teacher(table):
             return redirect(url_for("tables.manage", code=table.code))
-        return redirect(url_for("tables.join_link", code=table.code))
-    return render_template("play/play.html", table=table)
+        return redirect(url_for("tables.join_link", code=table.code, **kept_language()))
+    # A recall table's screen links nowhere that lists the works (the library, a deck's cards).
+    return render_template("play/play.html", table=table, recall=recall.active(table.options))

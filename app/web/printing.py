@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..decks import builtin_decks
 from ..decks.model import Deck
-from ..i18n import current_language, translated
+from ..i18n import current_language, first_language_tag, translated
 from ..printing import geometry
 from ..printing.errors import PrintError
 
@@ -56,6 +56,19 @@ def _whole(name: str, default: int, least: int, most: int) -> int:
     return int(value)
 
 
+def reader_paper() -> str:
+    """The paper the reader's printer holds, by the region of the browser's first language (en-US, fr-CA:
+    US Letter; en-GB, en-AU: A4); A4 when that language names no region. Not the deck's language: an
+    English deck printed in Britain goes on A4."""
+    first = first_language_tag()
+    return geometry.default_paper(first) if "-" in first.replace("_", "-") else "a4"
+
+
+@bp.app_context_processor
+def _paper_words() -> dict[str, object]:
+    return {"reader_paper": reader_paper}  # the print options form preselects it
+
+
 def _pdf(data: bytes, name: str) -> Response:
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}"'
@@ -66,11 +79,11 @@ def _pdf(data: bytes, name: str) -> Response:
 @bp.get("/print/scorepad.pdf")
 def scorepad_pdf() -> Response:
     """A score pad in the reader's language. Query: players (2 to 12, default 4), hands (1 to 30, default
-    5), paper (a4, letter; default by the language)."""
+    5), paper (a4, letter; default the reader's, `reader_paper`)."""
     from ..printing import scorepad
 
     language = current_language()
-    paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
+    paper = _choice("paper", tuple(geometry.PAPERS), reader_paper())
     players = _whole("players", 4, scorepad.MIN_PLAYERS, scorepad.MAX_PLAYERS)
     deals = _whole("hands", 5, scorepad.MIN_DEALS, scorepad.MAX_DEALS)
     try:
@@ -88,7 +101,7 @@ def alignment_pdf() -> Response:
     from ..printing.sheets import MAX_OFFSET, PrintOptions
 
     language = current_language()
-    paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(language))
+    paper = _choice("paper", tuple(geometry.PAPERS), reader_paper())
     offset = (_millimetres("back_offset_x"), _millimetres("back_offset_y"))
     if not all(-MAX_OFFSET <= value <= MAX_OFFSET for value in offset):  # NaN too
         abort(400, description=_("A back offset is between -%(most)g and %(most)g mm.", most=MAX_OFFSET))
@@ -102,7 +115,7 @@ def alignment_pdf() -> Response:
 
 @bp.get("/decks/<deck_id>/print.pdf")
 def deck_pdf(deck_id: str) -> Response:
-    """Query: paper (a4, letter; default by the deck's language), card (poker, bridge, tarot, mini),
+    """Query: paper (a4, letter; default the reader's, `reader_paper`), card (poker, bridge, tarot, mini),
     backs and bleed (1 or 0), duplex (long, short), back_offset_x and back_offset_y (mm)."""
     deck = builtin_decks().get(deck_id)
     if deck is None:
@@ -115,7 +128,7 @@ def pdf_response(deck: Deck, name: str, unprintable: int = 503) -> Response:
     cannot print is the deck's problem: `unprintable` is then a 4xx)."""
     from ..printing.sheets import PrintOptions, render_deck
 
-    paper = _choice("paper", tuple(geometry.PAPERS), geometry.default_paper(deck.language))
+    paper = _choice("paper", tuple(geometry.PAPERS), reader_paper())
     try:
         options = PrintOptions(paper=paper, card=_choice("card", tuple(geometry.CARDS), "poker"),
                                bleed=_flag("bleed"), backs=_flag("backs"),
@@ -130,4 +143,5 @@ def pdf_response(deck: Deck, name: str, unprintable: int = 503) -> Response:
                                                    error=translated(exc)))
     response = Response(data, mimetype="application/pdf")
     response.headers["Content-Disposition"] = f'inline; filename="{name}-{paper}.pdf"'
+    response.headers["Vary"] = "Accept-Language"  # the paper, unless asked, is the reader's
     return response

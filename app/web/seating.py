@@ -117,6 +117,8 @@ def seats_of(table: Table, tokens: Mapping[str, str]) -> dict[int, Seat]:
 def _held_seats(table: Table, tokens: Mapping[str, str]) -> dict[int, Seat]:
     held = seats_of(table, tokens)
     if len(held) != len(tokens):
+        lost = {int(p) for p in tokens if p.isdigit() and int(p) not in held}  # (seats_lost: this request)
+        g.seats_lost = {**g.get("seats_lost", {}), table.code: lost}
         seats = _bucket("seats")
         kept = {str(p): tokens[str(p)] for p in held}
         if kept:
@@ -125,6 +127,13 @@ def _held_seats(table: Table, tokens: Mapping[str, str]) -> dict[int, Seat]:
             seats.pop(table.code, None)
         session["seats"] = seats
     return held
+
+
+def seats_lost(table: Table) -> list[int]:
+    """The seats of this table whose tokens this browser's cookie held and which no longer open them (the
+    teacher gave the seat away, or let another device in), as held_seats found them in this request."""
+    held_seats(table)
+    return sorted(g.get("seats_lost", {}).get(table.code, ()))
 
 
 MOVE_SALT, MOVE_MAX_AGE = "authors.move-seats", 30 * 60

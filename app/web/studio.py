@@ -119,8 +119,9 @@ def _yaml_page(row: Any, text: str, problems: list[Problem] | None = None, statu
     general = []
     for problem in problems or []:
         if lines and 1 <= problem.line <= len(lines):
-            by_line.setdefault(problem.line, []).append(_("column %(column)d: %(problem)s", column=problem.column,
-                                                            problem=translated(problem)))
+            by_line.setdefault(problem.line, []).append(_("Line %(line)d, column %(column)d: %(problem)s",
+                                                          line=problem.line, column=problem.column,
+                                                          problem=translated(problem)))
         else:
             general.append(translated(problem))
     return render_template("studio/yaml.html", row=row, text=text, lines=_lines_shown(lines, by_line),

@@ -11,7 +11,9 @@ from flask_login import current_user
 from ..engine.bots import BOTS
 from ..decks.look import is_playing_deck
 from ..engine.options import DEFAULT_DECKS, OPTION_NAMES, PRESETS, OptionsError, make_options
+from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title, translated
+from ..languages import LANGUAGES
 from ..lan import only_this_computer
 from ..services import classes, studio
 from ..services import tables as table_service
@@ -188,8 +190,8 @@ def manage(code: str):
     table = table_service.read(code)
     if not asking.is_teacher(table):
         if seating.held_seats(table):
-            return redirect(url_for("play.play", code=table.code))
-        return redirect(url_for("tables.join_link", code=table.code))
+            return redirect(url_for("play.play", code=table.code, **kept_language()))
+        return redirect(url_for("tables.join_link", code=table.code, **kept_language()))
     join_url = public_url("tables.join_link", code=table.code)
     signed = seating.move_link_token(table)  # this browser's pass-and-play seats, to move them elsewhere
     move_url = public_url("tables.take_seats", code=table.code, signed=signed) if signed else None
@@ -234,10 +236,18 @@ def take_seats(code: str, signed: str):
     return redirect(url_for("play.play", code=table.code), 303)
 
 
+def kept_language() -> dict[str, str]:
+    """This request's ?lang=, when it names one of ours, for the next link or redirect of joining (join link,
+    join page, waiting, play): a phone sent a link in Russian stays in Russian, its cookie kept or not."""
+    asked = request.args.get("lang")
+    return {"lang": asked} if asked in LANGUAGES else {}
+
+
 @bp.route("/join", methods=["GET", "POST"])
 def join():
     if request.method == "GET":
-        return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None)
+        return render_template("tables/join.html", code=request.args.get("code", ""), name="", error=None,
+                               lang=kept_language())
     code, name = typed_table_code() or "", request.form.get("name", "")
     table = None
     try:
@@ -250,14 +260,15 @@ def join():
             else:
                 seat, token = table_service.join(table, name, **guard.joining())
             seating.remember_seat(table.code, seat.position, token)
-    except table_service.WaitForTeacher as asked:  # an away student's seat: she waits for the teacher
+    except table_service.WaitForTeacher as asked:  # a student's seat: she waits for the teacher
         seating.remember_ask(table.code, asked.token)
-        return redirect(url_for("tables.waiting", code=table.code), 303)
+        return redirect(url_for("tables.waiting", code=table.code, **kept_language()), 303)
     except ServiceError as exc:
         roster = table_service.roster_choices(table) if table is not None else None
         return render_template("tables/join.html", code=table.code if table is not None else code, name=name,
-                               error=translated(exc), roster=roster, word=_needs_word(table)), exc.status
-    return redirect(url_for("play.play", code=table.code), 303)
+                               error=translated(exc), roster=roster, word=_needs_word(table),
+                               lang=kept_language()), exc.status
+    return redirect(url_for("play.play", code=table.code, **kept_language()), 303)
 
 
 def _needs_word(table) -> bool:
@@ -265,20 +276,59 @@ def _needs_word(table) -> bool:
     return bool(school_class and school_class.word)
 
 
-@bp.get("/j/<code>/waiting")
-def waiting(code: str):
-    """The join page while this device waits for the teacher to let it back into its seat (join.js
-    polls the request and opens the play screen once let in)."""
-    table = table_service.read(code)
-    if seating.held_seats(table):
-        return redirect(url_for("play.play", code=table.code))
+# What a device that asked for its seat back is told, at each step (the waiting page and its script).
+ASK_SENTENCES = {
+    "waiting": N_("Your teacher has been asked to let you back in. Your seat and your cards are kept for you."),
+    "let-in": N_("Your teacher let you back in: your game opens now."),
+    "refused": N_("Your teacher did not let you back in. Ask your teacher what to do."),
+    "passed": N_("Your teacher let another device into this seat, so not this one. Ask your teacher what to do."),
+    "expired": N_("This request has ended. Type your name again to ask once more."),
+}
+
+
+def asking_answer(table, status: str, position: int | None, why: str | None = None) -> dict:
+    """What the waiting device is told of its request: where it stands, in a sentence (why it ended, when
+    the teacher let another device in), for which seat's name (its own: nothing of anyone else's), and
+    once let in, the play screen's address."""
+    seat = next((s for s in table.seats if s.position == position), None)
+    sentence = ASK_SENTENCES["passed" if why == "passed" else status]
+    return {"status": status, "message": translated(say(sentence)),
+            "name": seat.name if seat is not None and status != "expired" else None,
+            "play": url_for("play.play", code=table.code, **kept_language()) if status == "let-in" else None}
+
+
+def settled_ask(table) -> tuple[str, int | None, str | None] | None:
+    """Where this browser's request to have a seat back at the table stands (tables.ask_status), None when
+    it made none; its cookie follows: the seat is held once let in, a request that ended no longer kept."""
     token = seating.ask_token(table.code)
     if token is None:
-        return redirect(url_for("tables.join_link", code=table.code))
-    _status, position, _why = table_service.ask_status(table, token)  # its own seat's name, nobody else's
-    asked = next((s.name for s in table.seats if s.position == position), None)
+        return None
+    status, position, why = table_service.ask_status(table, token)
+    if status == "let-in" and position is not None:
+        seating.remember_seat(table.code, position, token)
+        seating.forget_ask(table.code)
+    elif status == "expired":
+        seating.forget_ask(table.code)
+    return status, position, why
+
+
+@bp.get("/j/<code>/waiting")
+def waiting(code: str):
+    """The join page while this device waits for the teacher to let it back into its seat: what is
+    happening in a sentence, and join.js asks how the request stands and opens the play screen once let in
+    (a reload does as much: a device let in goes straight to play)."""
+    table = table_service.read(code)
+    if seating.held_seats(table):
+        return redirect(url_for("play.play", code=table.code, **kept_language()))
+    settled = settled_ask(table)
+    if settled is None:
+        return redirect(url_for("tables.join_link", code=table.code, **kept_language()))
+    status, position, why = settled
+    if status == "let-in":
+        return redirect(url_for("play.play", code=table.code, **kept_language()))
     return render_template("tables/join.html", code=table.code, name="", error=None, waiting=True,
-                           asked_name=asked, ask_url=url_for("api.ask_status", code=table.code))
+                           asking=asking_answer(table, status, position, why), lang=kept_language(),
+                           ask_url=url_for("api.ask_status", code=table.code, **kept_language()))
 
 
 @bp.get("/j/<code>")
@@ -286,8 +336,8 @@ def join_link(code: str):
     """The join link of the QR code: the join form with the code filled in."""
     table = table_service.read(code)
     if seating.held_seats(table):
-        return redirect(url_for("play.play", code=table.code))
-    return render_template("tables/join.html", code=table.code, name="", error=None,
+        return redirect(url_for("play.play", code=table.code, **kept_language()))
+    return render_template("tables/join.html", code=table.code, name="", error=None, lang=kept_language(),
                            roster=table_service.roster_choices(table), word=_needs_word(table))
 
 

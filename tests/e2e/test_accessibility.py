@@ -275,8 +275,8 @@ def test_the_live_region_says_each_move_for_the_seat_watching(live_app, teacher,
       const ask = n => ({ type: "ask", player: "Борис", target: "Анна", set: "J", card: null, given: ["JS", "JH", "JD", "JC"].slice(0, n) });
       return [1, 2].map(n => say(ask(n), index, "Анна", new Set()));
     }""")
-    assert says == ["Борис попросил(а) у вас: Jacks; вы отдали 1 карту: J♠.",
-                    "Борис попросил(а) у вас: Jacks; вы отдали 2 карты: J♠ и J♥."]
+    assert says == ["Борис попросил(а) у тебя: Jacks; ты отдал(а) 1 карту: J♠.",  # a child is "ты"
+                    "Борис попросил(а) у тебя: Jacks; ты отдал(а) 2 карты: J♠ и J♥."]
 
 
 def test_the_play_screen_fits_320_pixels_and_passes_axe_there(live_app, teacher, new_page, axe):

@@ -28,7 +28,7 @@ def test_a_russian_table_draws_its_play_screen_in_russian(live_app, new_page, te
     anna.click("button[type=submit]")
     anna.wait_for_url(f"**/t/{code}/play")
     anna.wait_for_selector("#status >> text=Anna, ждём, когда учитель начнёт игру.")
-    anna.wait_for_selector("#lobby-seats >> text=Computer 1 (компьютер)")
+    anna.wait_for_selector("#lobby-seats >> text=Компьютер 1 (компьютер)")
 
     teacher.wait_for_selector("#seats >> text=Anna")
     teacher.click("#start")
@@ -36,13 +36,13 @@ def test_a_russian_table_draws_its_play_screen_in_russian(live_app, new_page, te
     headers = anna.locator("#players thead th").all_inner_texts()
     assert headers == ["Игрок", "Карты", "Выложенные наборы", "Очки", "Матч"]  # no bonus: no Bonus column
     anna.wait_for_selector(PICK)  # the first seat asks first
-    assert anna.inner_text("#status") == "Раздача 1: ваш ход, Anna."
-    assert anna.inner_text("#ask h2") == "Ваш ход: спросите"
+    assert anna.inner_text("#status") == "Раздача 1: твой ход, Anna."
+    assert anna.inner_text("#ask h2") == "Твой ход: спроси"  # a child is "ты"
     assert re.fullmatch(r"На руках \d+ карт[аы]?", anna.inner_text("#hand h2"))
-    assert anna.locator("#ask legend").first.inner_text() == "1. Нажмите на набор, который хотите"
+    assert anna.locator("#ask legend").first.inner_text() == "1. Нажми на набор, который хочешь"
     tap_ask(anna)
     anna.locator("#log li").first.wait_for(state="attached")
     log = anna.locator("#log li").all_text_contents()
-    assert any(re.fullmatch(r"Anna просит у игрока Computer \d: .+ — (нет|и получает: .+)\.", line) for line in log), log
+    assert any(re.fullmatch(r"Anna просит у игрока Компьютер \d: .+ — (нет|и получает: .+)\.", line) for line in log), log
     assert "Anna" in anna.inner_text("#last") and "Последний вопрос:" in anna.inner_text("#last")
     assert anna.get_attribute("html", "lang") == "ru"

@@ -56,7 +56,7 @@ def test_the_lobby_shows_the_code_large_beside_the_qr_code(live_app, teacher, ne
         assert rect["top"] >= 0 and rect["bottom"] <= WALL["height"] and rect["right"] <= WALL["width"], box
     # Beside: side by side, at the same height.
     assert qr["left"] >= code_box["right"] and qr["top"] < code_box["bottom"] and code_box["top"] < qr["bottom"], box
-    assert box["status"] == "Waiting for players…"
+    assert box["status"] == "Every seat is taken: the teacher starts the game soon."  # Anna took the one free seat
     assert no_site_navigation(wall) == {"nav": 0, "links": []}
     axe_check = Checker(axe)
     axe_check.check(wall, "projector: lobby at 1920 px")

@@ -4,6 +4,7 @@ plays the seat (same hand); the teacher's page and the waiting page are axe clea
 a phone's. Screenshots go to /tmp/seats-shots/ for a person to look at."""
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -65,7 +66,7 @@ def test_a_new_browser_gets_an_away_seat_back_once_the_teacher_lets_it_in(live_a
     phone = phone_context.new_page()
     _join(phone, base, code, "Cara")
     phone.wait_for_url(f"**/j/{code}/waiting")
-    phone.wait_for_selector("#ask-status >> text=Ask your teacher to let you back in")
+    phone.wait_for_selector("#ask-status >> text=Your teacher has been asked to let you back in")
     phone.screenshot(path=str(SHOTS / "waiting-phone-390.png"), full_page=True)
     checker.check(phone, "the waiting page, 390 px")
 
@@ -95,4 +96,136 @@ def test_a_new_browser_gets_an_away_seat_back_once_the_teacher_lets_it_in(live_a
         time.sleep(0.05)
     phone.screenshot(path=str(SHOTS / "play-after-let-in-390.png"))
     phone_context.close()
+    checker.assert_clean()
+
+
+REJOIN_SHOTS = Path("/tmp/shots/rejoin")
+
+
+def test_a_seat_whose_screen_is_still_open_is_asked_for_at_once_and_the_waiting_page_keeps_up(
+        live_app, browser, new_page, teacher_page):
+    """Issue #33: no waiting for the old screen to look away; the teacher's list says it is still open; the
+    waiting page changes without a reload, rides out failed requests, keeps ?lang=, says a refusal and
+    opens the game by itself when let in."""
+    base = live_app.base_url
+    REJOIN_SHOTS.mkdir(parents=True, exist_ok=True)
+    checker = Checker(axe_source())
+    teacher = teacher_page()
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    code = open_table_in_browser(teacher, base, [("student", ""), ("student", ""), ("computer:random", "")])
+    cara = new_page()
+    _join(cara, base, code, "Cara")
+    cara.wait_for_url(f"**/t/{code}/play")
+    dan = new_page()
+    _join(dan, base, code, "Dan")
+    dan.wait_for_url(f"**/t/{code}/play")
+    teacher.wait_for_selector("#seats >> text=Dan")
+    teacher.click("#start")
+    cara.wait_for_selector("#hand", state="attached")  # Cara's screen stays open and here
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = context.new_page()
+    phone.goto(f"{base}/j/{code}")
+    assert "Type your name as before" in phone.inner_text("form.join")
+    phone.screenshot(path=str(REJOIN_SHOTS / "join-390.png"), full_page=True)
+    _join(phone, base, code, "Cara")
+    phone.wait_for_url(f"**/j/{code}/waiting", timeout=5000)  # at once: her old screen is still here
+    phone.wait_for_selector("#ask-status >> text=Your teacher has been asked to let you back in")
+    assert phone.is_visible("#not-me") and "Not Cara?" in phone.inner_text("#not-me")
+    phone.screenshot(path=str(REJOIN_SHOTS / "waiting-390.png"), full_page=True)
+    checker.check(phone, "the waiting page, 390 px")
+    phone.set_viewport_size({"width": 1920, "height": 1080})
+    phone.screenshot(path=str(REJOIN_SHOTS / "waiting-1920.png"), full_page=True)
+    checker.check(phone, "the waiting page, 1920 px")
+    phone.set_viewport_size({"width": 390, "height": 844})
+    teacher.wait_for_selector("#asks .ask-screen.open >> text=Cara's other screen is still open")
+
+    # A failed request or two: the page says so, keeps trying, and recovers without a reload.
+    phone.evaluate("window.stillThisPage = true")
+    phone.route("**/ask*", lambda route: route.abort())
+    phone.wait_for_selector("#ask-trouble >> text=The connection dropped", timeout=15000)
+    phone.screenshot(path=str(REJOIN_SHOTS / "waiting-trouble-390.png"), full_page=True)
+    phone.unroute("**/ask*")
+    phone.wait_for_selector("#ask-trouble", state="hidden", timeout=15000)
+    assert phone.evaluate("window.stillThisPage") is True
+
+    # A second device, in Russian all the way: the teacher refuses it, and its page says so by itself.
+    russian_context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    russian = russian_context.new_page()
+    russian.goto(f"{base}/j/{code}?lang=ru")
+    russian.fill("#name", "Cara")
+    russian.click("form button[type=submit]")
+    russian.wait_for_url(f"**/j/{code}/waiting?lang=ru")
+    russian.wait_for_selector("#ask-status >> text=Учителя попросили впустить тебя обратно")
+    russian.screenshot(path=str(REJOIN_SHOTS / "waiting-ru-1920.png"), full_page=True)
+    russian.evaluate("window.stillThisPage = true")
+    teacher.wait_for_selector("#asks li:nth-child(2)")
+    teacher.screenshot(path=str(REJOIN_SHOTS / "manage-asks-1920.png"), full_page=True)
+    checker.check(teacher, "the teacher's list of asks, 1920 px")
+    teacher.set_viewport_size({"width": 390, "height": 844})
+    teacher.locator("#asks-box").screenshot(path=str(REJOIN_SHOTS / "manage-asks-390.png"))
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    teacher.click("#asks li:nth-child(2) button.refuse")
+    russian.wait_for_selector("#ask-status >> text=Учитель не впустил тебя обратно")
+    assert russian.evaluate("window.stillThisPage") is True  # no reload
+    assert russian.is_hidden("#ask-hint") and russian.is_hidden("#not-me")
+    assert russian.get_attribute("#ask-again", "href").endswith(f"/j/{code}?lang=ru")
+    russian.screenshot(path=str(REJOIN_SHOTS / "refused-ru-1920.png"), full_page=True)
+    checker.check(russian, "the waiting page refused, in Russian, 1920 px")
+    russian_context.close()
+
+    # Let in: the phone opens the game by itself, and the old screen no longer holds the seat.
+    teacher.click("#asks li:nth-child(1) button.let-in")
+    phone.wait_for_url(f"**/t/{code}/play", timeout=10000)
+    phone.wait_for_selector("#hand", state="attached")
+    phone.screenshot(path=str(REJOIN_SHOTS / "play-after-let-in-390.png"))
+    teacher.wait_for_function("() => document.getElementById('asks-box').hidden")
+    context.close()
+    checker.assert_clean()
+
+
+def test_a_roster_name_already_playing_is_tapped_to_ask_back_in_the_language_of_the_link(
+        live_app, browser, new_page, teacher_page):
+    base = live_app.base_url
+    REJOIN_SHOTS.mkdir(parents=True, exist_ok=True)
+    checker = Checker(axe_source())
+    teacher = teacher_page()
+    teacher.goto(f"{base}/classes/")
+    teacher.fill("#class-name", "6A")
+    teacher.fill("#class-names", "Anna\nBoris\nVera")
+    teacher.click("#create-class")
+    teacher.wait_for_selector("#roster")
+    teacher.click("#open-for-class")
+    teacher.wait_for_selector("#class_id")
+    teacher.select_option("select[name=seat2]", "computer:random")
+    teacher.select_option("select[name=seat3]", "")
+    teacher.click("#new-table button[type=submit]")
+    teacher.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+    code = teacher.url.rsplit("/", 1)[1]
+    anna = new_page()
+    anna.goto(f"{base}/j/{code}")
+    anna.click("button.roster-name >> text=Anna")
+    anna.wait_for_url(f"**/t/{code}/play")
+
+    for width, height in ((390, 844), (1920, 1080)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        phone = context.new_page()
+        phone.goto(f"{base}/t/{code}?lang=fr")  # the table's address: sent to the join page, in French
+        phone.wait_for_url(f"**/j/{code}?lang=fr")
+        name = phone.locator("button.roster-name", has_text="Anna")
+        assert name.is_enabled() and "touche pour revenir" in name.inner_text()
+        assert "ton professeur te laissera revenir" in phone.inner_text("#back-note")
+        box = name.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+        phone.screenshot(path=str(REJOIN_SHOTS / f"roster-fr-{width}.png"), full_page=True)
+        checker.check(phone, f"the roster with a name to ask back, {width} px")
+        if width == 390:
+            name.click()
+            phone.wait_for_url(f"**/j/{code}/waiting?lang=fr")
+            phone.wait_for_selector("#ask-status >> text=Ton professeur a reçu ta demande")
+            teacher.goto(f"{base}/t/{code}")
+            teacher.click("#asks button.let-in")
+            phone.wait_for_url(f"**/t/{code}/play?lang=fr", timeout=10000)
+            assert phone.evaluate("document.documentElement.lang") == "fr"
+        context.close()
     checker.assert_clean()

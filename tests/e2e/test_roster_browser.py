@@ -53,7 +53,8 @@ def test_a_class_roster_join_on_a_phone(live_app, new_page, teacher_page):
     boris = new_page()
     boris.set_viewport_size(PHONE)
     boris.goto(f"{base}/j/{code}")
-    assert boris.locator("button.roster-name", has_text="Anna").is_disabled()
+    anna_there = boris.locator("button.roster-name", has_text="Anna")  # seated: offered to ask back (#33)
+    assert anna_there.is_enabled() and "tap to come back" in anna_there.inner_text()
     boris.click("button.roster-name >> text=Boris")
     boris.wait_for_url(f"**/t/{code}/play")
 

@@ -1,5 +1,5 @@
 /* The deck as a screen knows it: its cards and sets by id, and the titles this reader may know. */
-import { gettext, ngettext } from "./common.js";
+import { gettext, list, ngettext } from "./common.js";
 
 /* The deck of a table (GET its deck_url), by card and set. */
 export function deckIndex(deck) {
@@ -36,7 +36,8 @@ export function cardTitle(index, id, hide) {
 }
 export function known(index, id) { const card = index.cards[id]; return !!card && card.title !== null && card.title !== undefined; }
 export function setOf(index, id) { const card = index.cards[id]; return card ? setName(index, card.set) : ""; }
-/* The cards given in one ask: the titles this reader may know, "2 cards of Dickens" for the rest. */
+/* The cards given in one ask: the titles this reader may know, then "a card of Dickens" or "2 cards of
+   Dickens" for the rest (never "1 card of"), as one list ("Hamlet and a card of Dickens"). */
 export function givenCards(index, ids, hide) {
   const named = [], unknown = {};
   ids.forEach(function (id) {
@@ -44,9 +45,10 @@ export function givenCards(index, ids, hide) {
     else { const set = setOf(index, id); unknown[set] = (unknown[set] || 0) + 1; }
   });
   Object.keys(unknown).forEach(function (set) {
-    named.push(ngettext("%(num)d card of %(set)s", "%(num)d cards of %(set)s", unknown[set], { set: set }));
+    named.push(unknown[set] === 1 ? gettext("a card of %(set)s", { set: set }) :
+      ngettext("%(num)d card of %(set)s", "%(num)d cards of %(set)s", unknown[set], { set: set }));
   });
-  return named.join(", ");
+  return list(named);
 }
 export function setName(index, id) { return index.sets[id] ? index.sets[id].name : id; }
 

@@ -10,7 +10,7 @@
    `index` is the deck with the state's cards (deck.js), `hide` the cards still waiting for this screen's
    player to name their work (a Set, or nothing). */
 import { gettext, list, ngettext } from "./common.js";
-import { cardTitle, givenCards, recall, setName, setOf } from "./deck.js";
+import { cardTitle, givenCards, known, setName, setOf } from "./deck.js";
 
 export function describe(event, index, hide) {
   return sentence(event, index, { me: null, hide: hide, spoken: false });
@@ -35,7 +35,14 @@ function sentence(d, index, view) {
         return gettext("%(player)s asked %(target)s for %(wanted)s: no.", p);
       }
       if (view.spoken) {  // aloud: how many cards came, then which
-        p.cards = recall(index) ? givenCards(index, given, hide) : list(given.map(function (c) { return cardTitle(index, c, hide); }));
+        if (given.some(function (c) { return !known(index, c) || (hide && hide.has(c)); })) {
+          // Cards this reader may not name: "got a card of Irving", "got 2 cards of Irving" (the count once).
+          p.cards = givenCards(index, given, hide);
+          if (mine) return gettext("You asked %(target)s for %(wanted)s and got %(cards)s.", p);
+          if (asked) return gettext("%(player)s asked you for %(wanted)s; you gave %(cards)s.", p);
+          return gettext("%(player)s asked %(target)s for %(wanted)s and got %(cards)s.", p);
+        }
+        p.cards = list(given.map(function (c) { return cardTitle(index, c, hide); }));
         if (mine) {
           return ngettext("You asked %(target)s for %(wanted)s and got %(num)d card: %(cards)s.",
             "You asked %(target)s for %(wanted)s and got %(num)d cards: %(cards)s.", given.length, p);
@@ -77,6 +84,13 @@ function sentence(d, index, view) {
       p.title = d.title;
       p.set = setOf(index, d.card);
       if (d.title === null || d.text === "") {  // a recall table: the work is not this reader's to know
+        if (mine) {  // the namer reads of herself as "you" (her wrong answer is not sent back: the title may be)
+          if (d.text === null) return gettext("You passed on naming a card of %(set)s.", p);
+          if (d.verdict === "almost") return gettext("You named a card of %(set)s: almost right, +1.", p);
+          if (d.correct) return gettext("You named a card of %(set)s: right, +1.", p);
+          return d.title ? gettext("You named a card of %(set)s: not right; it was “%(title)s”.", p) :
+            gettext("You named a card of %(set)s: not right.", p);
+        }
         if (d.text === null) return gettext("%(player)s passed on naming a card of %(set)s.", p);
         if (d.verdict === "almost") return gettext("%(player)s named a card of %(set)s: almost right, +1.", p);
         return d.correct ? gettext("%(player)s named a card of %(set)s: right, +1.", p) :

@@ -45,7 +45,7 @@ function start(form, rules) {
       const name = control ? control.name.replace(/^opt_/, "") : "";
       row.querySelector(".default").textContent = words.defaults[name] || "";
     });
-    if (naming) naming.textContent = words.naming || "";
+    if (naming) naming.textContent = words.naming || naming.dataset.off || "";  // one sentence: on, how; off, that
     playing = Boolean(words.playing);
     show();
   }

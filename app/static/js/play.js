@@ -100,7 +100,31 @@ function start(root) {
 
   function seatOf(s) { return s && s.you ? s.you.position : null; }
 
+  /* The teacher gave this device's seat to a computer player, or took its student off (issue #33): the
+     state says so once (the cookie forgets the seat), so the sentence stays on this tab until a seat is
+     held again. */
+  const lostKey = "seat-lost:" + root.dataset.code;
+  function tellSeatLost(data) {
+    const holds = !!data.you || heldSeats(data).length > 0;
+    let said = null;
+    try {
+      if (holds) window.sessionStorage.removeItem(lostKey);
+      else if (data.seat_lost) window.sessionStorage.setItem(lostKey, data.seat_lost);
+      said = holds ? null : window.sessionStorage.getItem(lostKey);
+    } catch (e) {
+      said = holds ? null : data.seat_lost || null;  // (no storage: told while the answer says it)
+    }
+    let line = document.getElementById("seat-lost");
+    if (!said) { if (line) line.remove(); return; }
+    if (!line) {
+      line = el("p", { id: "seat-lost", class: "warning seat-lost", role: "alert" });
+      statusLine.before(line);
+    }
+    if (line.textContent !== said) line.textContent = said;
+  }
+
   function update(data) {
+    tellSeatLost(data);
     // The same table from the same seat again (the poll right after a move): no redraw, which would take a
     // half-typed answer or a half-pressed key away.
     if (state && data.version === state.version && seatOf(data) === seatOf(state)) return;

@@ -9,15 +9,17 @@ import { setStack } from "./cards.js";
 import { api, clear, el, fillNodes, gettext, lang, ngettext, totals, watch } from "./common.js";
 import { deckIndex, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
-import { renderSummary } from "./table.js";
+import { computerBonusNote, isComputer, matchWinnerText, renderSummary } from "./table.js";
 
 const SUMMARY_MS = 30000;  // how long the scores of a hand stay up once the next hand is dealt
 
 /* The one status line: where the match is, and whose turn it is. */
 function statusText(s) {
   const game = s.game;
-  let text = s.status === "lobby" ? gettext("Waiting for players…") :
-    s.status === "finished" ? gettext("The match is over.") : s.status === "closed" ? gettext("This table is closed.") :
+  // The lobby waits for players only while a seat is free; the match's end names its winners, large.
+  let text = s.status === "lobby" ? (s.seats.some(function (seat) { return !seat.name; }) ? gettext("Waiting for players…") :
+    gettext("Every seat is taken: the teacher starts the game soon.")) :
+    s.status === "finished" ? matchWinnerText(s) : s.status === "closed" ? gettext("This table is closed.") :
       game && game.turn && s.match.tie_break_hand ? gettext("Tie-break hand · %(name)s to play", { name: game.turn }) :
         game && game.turn ? gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
           gettext("Hand %(number)d", { number: s.match.hand });
@@ -64,7 +66,7 @@ function seatTile(s, index, name, sum) {
       // hide_scores: the server sends no score or bonus while the hand is played; the match total stays.
       s.scores_hidden ? null : figure(game.scores[name] || 0,
         bonusOn && options.bonus_in_score === false ? gettext("Sets") : gettext("Score")),
-      bonusOn && !s.scores_hidden ? figure((game.bonus || {})[name] || 0, gettext("Bonus")) : null,
+      bonusOn && !s.scores_hidden ? figure(isComputer(s, name) ? "—" : (game.bonus || {})[name] || 0, gettext("Bonus")) : null,
       figure(sum[name] || 0, gettext("Match"), "total")));
   return tile;
 }
@@ -79,6 +81,8 @@ function drawSeats(view, s, index) {
   if (!game.teams) {
     view.append(el("h2", { class: "visually-hidden", text: gettext("Players") }),
       el("ul", { class: "seat-tiles", id: "players" }, game.players.map(function (name) { return seatTile(s, index, name, sum); })));
+    const note = s.scores_hidden ? null : computerBonusNote(s, game.players);
+    if (note) view.append(note);
   } else {
     // Literature: two teams, each with its score and the sets it has won.
     const groups = el("div", { class: "team-groups", id: "players" });
@@ -131,9 +135,12 @@ function start(root) {
     if (!show) { clear(summary); return; }
     const deal = finished[finished.length - 1];
     renderSummary(summary, s, deal);
-    // The status line says that the match is over; the summary's heading names the hand instead.
-    const heading = summary.querySelector("h2");
-    if (heading) heading.textContent = gettext("Hand %(number)d is over", { number: deal.number });
+    // The summary says why a computer's bonus is "—": once is enough.
+    const tilesNote = view.querySelector(".computer-bonus-note");
+    if (tilesNote) tilesNote.remove();
+    // The status line names the match's winners; the summary under it is the final scores.
+    const heading = summary.querySelector("#match-winners");
+    if (heading) heading.replaceWith(el("h2", { text: gettext("Final scores") }));
     labelCells(summary);
     if (timer) clearTimeout(timer);
     if (s.status !== "finished") timer = setTimeout(function () { timer = null; if (last) draw(last); }, summaryUntil - Date.now() + 50);

@@ -1,7 +1,7 @@
 /* The public part of a table, drawn the same on the play screen and the projector: players, counts, sets
    down, scores, turn, last ask and answer, the log of the hand; and the end of a hand and of the match. */
 import { setStack } from "./cards.js";
-import { clear, el, fillNodes, gettext, ngettext, totals } from "./common.js";
+import { clear, el, fillNodes, gettext, list, ngettext, totals } from "./common.js";
 import { setName, setTitles, withCards } from "./deck.js";
 import { describe } from "./events.js";
 
@@ -13,6 +13,22 @@ function seatLabel(state, name) {
   else if (seat.kind === "computer") label = gettext("%(name)s (computer)", { name: label });
   if (seat.vacant && state.status !== "lobby") label = gettext("%(name)s (away)", { name: label });
   return label;
+}
+
+/* A computer player's seat (not a student's with a computer standing in: that scores no bonus at all). */
+export function isComputer(state, name) {
+  const seat = state.seats.find(function (s) { return s.name === name; });
+  return !!seat && seat.kind === "computer" && !seat.stand_in;
+}
+
+/* A bonus cell: a computer names no work from memory, so its bonus is not set beside the students' (the
+   scoring is the engine's, unchanged: only the column shows "—", and a note under the table says why). */
+function bonusCell(state, name, value) {
+  return isComputer(state, name) ? el("td", { class: "bonus computer-bonus", text: "—" }) : el("td", { class: "bonus", text: String(value || 0) });
+}
+export function computerBonusNote(state, players) {
+  if (!bonus(state) || !players.some(function (name) { return isComputer(state, name); })) return null;
+  return el("p", { class: "computer-bonus-note muted", text: gettext("— Computers do not name works from memory: their bonus is not shown beside the students'.") });
 }
 
 /* Is the name-the-work bonus played at this table, and kept apart from the sets? */
@@ -64,7 +80,7 @@ export function renderTable(container, state, index, options) {
         options.you === name ? el("span", { class: "tag", text: gettext("you") }) : null),
       el("td", { class: "count", text: String(game.hand_counts[name]) }),
       el("td", { class: "books" }, books.length ? books : "—"),
-      bonusOn ? el("td", { class: "bonus", text: String(game.bonus[name] || 0) }) : null,
+      bonusOn ? bonusCell(state, name, game.bonus[name]) : null,
       hidden ? null : el("td", { class: "score", text: String(game.scores[name]) }),
       el("td", { class: "total", text: String(sum[name] || 0) }));
     body.append(row);
@@ -75,6 +91,8 @@ export function renderTable(container, state, index, options) {
       text: gettext("This hand's scores are hidden until the end of the hand.") }));
   }
   container.append(table);
+  const note = bonusOn ? computerBonusNote(state, game.players) : null;
+  if (note) container.append(note);
 
   if (game.teams) {
     const teams = el("p", { class: "teams" });
@@ -129,16 +147,47 @@ export function renderTable(container, state, index, options) {
   }
 }
 
-/* End of a hand, and of the match. */
+/* Did these winners tie, or win together as one team? */
+function tied(winners, teams) {
+  if (winners.length < 2) return false;
+  return !(teams && teams.some(function (members) { return winners.every(function (w) { return members.indexOf(w) >= 0; }); }));
+}
+
+/* The one sentence of the match's end: who won it, with their points ("Anna won the match with 12 points!"). */
+export function matchWinnerText(state) {
+  const winners = state.match.winners || [];
+  if (!winners.length) return gettext("The match is over.");
+  const hands = state.hands || [];
+  const teams = hands.length ? hands[hands.length - 1].teams : null;
+  const points = totals(state)[winners[0]] || 0;
+  const names = list(winners);
+  return tied(winners, teams) ?
+    ngettext("%(names)s tied for the match with %(num)d point each!", "%(names)s tied for the match with %(num)d points each!", points, { names: names }) :
+    ngettext("%(names)s won the match with %(num)d point!", "%(names)s won the match with %(num)d points!", points, { names: names });
+}
+
+/* Who won one hand ("Anna won hand 2."). */
+export function handWinnerText(deal) {
+  const winners = deal.winners || [];
+  return tied(winners, deal.teams) ? gettext("%(names)s tied for hand %(number)d.", { names: list(winners), number: deal.number }) :
+    gettext("%(names)s won hand %(number)d.", { names: list(winners), number: deal.number });
+}
+
+/* End of a hand, and of the match: one heading that says who won (the match's winners with their points,
+   or the hand's with a line that the next hand is coming), then the scores. */
 export function renderSummary(container, state, deal) {
   clear(container);
   const matchOver = state.match.finished;
-  container.append(el("h2", { text: matchOver ? gettext("The match is over") : gettext("Hand %(number)d is over", { number: deal.number }) }));
   if (matchOver) {
-    container.append(el("p", { class: "winners", id: "match-winners", text: ngettext("Winner: %(names)s", "Winners: %(names)s",
-      state.match.winners.length, { names: state.match.winners.join(", ") }) }));
+    container.append(el("h2", { class: "winners", id: "match-winners", text: matchWinnerText(state) }));
+  } else {
+    container.append(el("h2", { class: "winners", id: "hand-winners", text: handWinnerText(deal) }));
+    // The next hand is dealt at once; its first move waits a moment (HAND_PAUSE_SECONDS).
+    const next = state.match.hand > deal.number ? state.match.hand : deal.number + 1;
+    const begun = state.match.hand > deal.number && state.game && state.game.log && state.game.log.length > 0;
+    container.append(el("p", { class: "next-hand", text: begun ? gettext("Hand %(number)d has begun.", { number: next }) :
+      gettext("Hand %(number)d starts in a moment.", { number: next }) }));
   }
-  container.append(el("p", { class: "winners", text: gettext("Hand %(number)d won by %(names)s", { number: deal.number, names: deal.winners.join(", ") }) }));
   const table = el("table", { class: "final-scores", id: "final-scores" });
   const bonusOn = bonus(state);
   table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: gettext("Player") }), el("th", { scope: "col", text: gettext("Sets") }),
@@ -148,11 +197,13 @@ export function renderSummary(container, state, deal) {
   const body = el("tbody");
   deal.players.forEach(function (name) {
     body.append(el("tr", { "data-player": name }, el("th", { scope: "row", text: name }),
-      el("td", { text: String((deal.books[name] || []).length) }), bonusOn ? el("td", { text: String(deal.bonus[name] || 0) }) : null,
+      el("td", { text: String((deal.books[name] || []).length) }), bonusOn ? bonusCell(state, name, deal.bonus[name]) : null,
       el("td", { class: "score", text: String(deal.scores[name]) }), el("td", { class: "total", text: String(sum[name] || 0) })));
   });
   table.append(body);
   container.append(table);
+  const note = computerBonusNote(state, deal.players);
+  if (note) container.append(note);
   if (deal.teams) {
     container.append(el("p", { text: deal.teams.map(function (m, t) {
       return gettext("Team %(team)s: %(score)s", { team: "AB"[t], score: deal.team_scores[t] });
