@@ -327,3 +327,68 @@ def test_postgresql_commits_are_told_by_notify_at_most_once_a_table_per_gap(app)
     finally:
         notifier.close()
         stop()
+
+
+# ----------------------------------------------------------------------------------------------------
+# A state built for its reader without a request (app/web/events.py state_builder) is the view's own
+# ----------------------------------------------------------------------------------------------------
+def opened_viewer(browser, code: str, query: str = "", answers: list | None = None):
+    """The reader a stream's opening finds for this browser (the events view, as the front asks it)."""
+    from app.web import events
+
+    holder: dict = {}
+    answer = browser.get(f"/api/tables/{code}/events{query}",
+                         environ_overrides={events.OPEN_STREAMS: 0, events.VIEWER: holder})
+    assert answer.status_code == 200, answer.get_json()
+    if answers is not None:
+        answers.append(answer.get_json())
+    return holder["viewer"]
+
+
+def test_a_state_built_for_its_reader_is_what_its_get_answers_whoever_reads(play_app):
+    from app.web import events
+
+    app = play_app
+    teacher = teacher_client(app)
+    code = open_table(teacher, name="Built", language="fr", options={"name_the_work": True},
+                      seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}, {"kind": "computer"}])
+    anna, boris = seat_student(app, code, "Anna"), seat_student(app, code, "Boris")
+    both = seat_student(app, code, "Vera")  # then her browser takes Anna's seat too: two seats, no one chosen
+    assert teacher.post(f"/api/tables/{code}/start").status_code == 200
+    stranger = app.test_client()
+    readers = {"teacher": (teacher, ""), "anna": (anna, ""), "boris": (boris, "?lang=ru"),
+               "stranger": (stranger, ""), "vera": (both, "?seat=2")}
+    viewers = {name: opened_viewer(browser, code, query) for name, (browser, query) in readers.items()}
+    assert viewers["teacher"].teacher and viewers["stranger"].seat is None and viewers["anna"].seat == 0
+    # Boris's device is lost: a new one asks for his seat back (the teacher's state lists the request)
+    other = app.test_client()
+    assert other.post(f"/api/tables/{code}/join", json={"name": "Boris"}).status_code in (201, 202)
+    build = events.state_builder(app)
+    for _ in range(3):  # and after moves, whatever they were
+        built = build(code, [(viewer, b"") for viewer in viewers.values()])
+        for (name, (browser, query)), answer in zip(readers.items(), built):
+            assert answer is not None and answer[0] == 200, name
+            got = browser.get(f"/api/tables/{code}{query}")
+            assert orjson.loads(answer[2]) == got.get_json(), name  # every field, the teacher's requests too
+            assert answer[1] == got.headers["ETag"].encode() and answer[3] == got.get_json()["version"], name
+        again = build(code, [(viewer, answer[1]) for viewer, answer in zip(viewers.values(), built)])
+        assert [answer[0] for answer in again] == [304] * len(viewers)  # unchanged: nothing to send
+        with app.app_context():
+            assert deals.advance(store.read(code)) >= 0
+        state = get_state(teacher, code)
+        turn = state["game"]["turn"] if state["game"] else None
+        mover = {"Anna": anna, "Boris": boris, "Vera": both}.get(turn)
+        if mover is not None:
+            mine = get_state(mover, code, seat=next(s["position"] for s in state["seats"] if s["name"] == turn))
+            move = choose_move(mine, deck_of(teacher, code), random.Random(3))
+            mover.post(f"/api/tables/{code}/moves", json={"seat": mine["you"]["position"],
+                                                        "version": mine["version"], "move": move})
+    # Anna's seat is given to a computer player for good: her reader's seat changed hands, so the view decides
+    assert teacher.patch(f"/api/tables/{code}/seats/0", json={"kind": "computer"}).status_code == 200
+    after = build(code, [(viewers["anna"], b""), (viewers["boris"], b"")])
+    assert after[0] is None and after[1] is not None and after[1][0] == 200
+    # and her stream, opened again from that browser, is told why by the view (never built without it)
+    opening: list = []
+    lost = opened_viewer(anna, code, answers=opening)
+    assert lost.lost and build(code, [(lost, b"")]) == [None]
+    assert "ordinateur" in opening[0]["seat_lost"]  # (the view's sentence, in the table's language)

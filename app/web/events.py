@@ -61,6 +61,7 @@ class Viewer:
     hashes: tuple[tuple[int, str | None], ...]
     teacher: bool
     script_root: str
+    lost: bool = False  # a seat its cookie names that it no longer opens: only the view tells it why
 
 
 # A build's answer for one reader: (200, ETag, the JSON, version), (304, ETag, b"", version), (404, b"", b"",
@@ -77,7 +78,8 @@ def _viewer(code: str) -> Viewer:
     table = tables.read(code)
     seat = asking.requested_seat(table, request.args.get("seat"))
     return Viewer(table.code, seat.position if seat is not None else None, tuple(sorted(seating.held_seats(table))),
-                  _hashes(table, seating.tokens_held(table.code)), asking.is_teacher(table), request.script_root)
+                  _hashes(table, seating.tokens_held(table.code)), asking.is_teacher(table), request.script_root,
+                  bool(seating.seats_lost(table)))
 
 
 def _quoted(tag: str) -> bytes:
@@ -99,7 +101,7 @@ def state_builder(app: Flask) -> Callable[[str, Sequence[tuple[Viewer, bytes]]],
                     out.append((404, b"", b"", 0))
                     continue
                 hashes = {seat.position: seat.token_hash for seat in table.seats}
-                if any(hashes.get(position) != hashed for position, hashed in viewer.hashes):
+                if viewer.lost or any(hashes.get(position) != hashed for position, hashed in viewer.hashes):
                     out.append(None)
                     continue
                 seats = {seat.position: seat for seat in table.seats}
