@@ -4,7 +4,6 @@ plays the seat (same hand); the teacher's page and the waiting page are axe clea
 a phone's. Screenshots go to /tmp/seats-shots/ for a person to look at."""
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from app.models import MoveRow, Table
 
 from .a11y_support import Checker, axe_source
 from .test_browser import can_ask, open_table_in_browser, tap_ask
+from .test_roster_browser import table_for_class
 
 SHOTS = Path("/tmp/seats-shots")
 
@@ -41,23 +41,29 @@ def _join(page, base, code, name):
     page.click("form button[type=submit]")
 
 
+def _started_with_cara_and_dan(teacher, base, cara, dan):
+    """A table of Cara, Dan and a computer, opened on the teacher's page, the students joined on their
+    pages and play started. Returns its code and Dan's page."""
+    code = open_table_in_browser(teacher, base, [("student", ""), ("student", ""), ("computer:random", "")])
+    _join(cara, base, code, "Cara")
+    cara.wait_for_url(f"**/t/{code}/play")
+    _join(dan, base, code, "Dan")
+    dan.wait_for_url(f"**/t/{code}/play")
+    teacher.wait_for_selector("#seats >> text=Dan")
+    teacher.click("#start")
+    cara.wait_for_selector("#hand", state="attached")
+    return code, dan
+
+
 def test_a_new_browser_gets_an_away_seat_back_once_the_teacher_lets_it_in(live_app, browser, new_page, teacher_page):
     base = live_app.base_url
     SHOTS.mkdir(exist_ok=True)
     checker = Checker(axe_source())
     teacher = teacher_page()
     teacher.set_viewport_size({"width": 1920, "height": 1080})
-    code = open_table_in_browser(teacher, base, [("student", ""), ("student", ""), ("computer:random", "")])
     first = browser.new_context(viewport={"width": 390, "height": 844})
     cara = first.new_page()
-    _join(cara, base, code, "Cara")
-    cara.wait_for_url(f"**/t/{code}/play")
-    dan = new_page()
-    _join(dan, base, code, "Dan")
-    dan.wait_for_url(f"**/t/{code}/play")
-    teacher.wait_for_selector("#seats >> text=Dan")
-    teacher.click("#start")
-    cara.wait_for_selector("#hand", state="attached")
+    code, dan = _started_with_cara_and_dan(teacher, base, cara, new_page())
     first.close()  # Cara's browser is gone: her session with it
     _seat_back(live_app, code, "Cara", 3 * 60 + 5)
     teacher.wait_for_selector("#seats tr[data-seat='0'] >> text=away for 3 min")
@@ -112,16 +118,8 @@ def test_a_seat_whose_screen_is_still_open_is_asked_for_at_once_and_the_waiting_
     checker = Checker(axe_source())
     teacher = teacher_page()
     teacher.set_viewport_size({"width": 1920, "height": 1080})
-    code = open_table_in_browser(teacher, base, [("student", ""), ("student", ""), ("computer:random", "")])
     cara = new_page()
-    _join(cara, base, code, "Cara")
-    cara.wait_for_url(f"**/t/{code}/play")
-    dan = new_page()
-    _join(dan, base, code, "Dan")
-    dan.wait_for_url(f"**/t/{code}/play")
-    teacher.wait_for_selector("#seats >> text=Dan")
-    teacher.click("#start")
-    cara.wait_for_selector("#hand", state="attached")  # Cara's screen stays open and here
+    code, dan = _started_with_cara_and_dan(teacher, base, cara, new_page())  # Cara's screen stays open and here
 
     context = browser.new_context(viewport={"width": 390, "height": 844})
     phone = context.new_page()
@@ -195,13 +193,7 @@ def test_a_roster_name_already_playing_is_tapped_to_ask_back_in_the_language_of_
     teacher.fill("#class-names", "Anna\nBoris\nVera")
     teacher.click("#create-class")
     teacher.wait_for_selector("#roster")
-    teacher.click("#open-for-class")
-    teacher.wait_for_selector("#class_id")
-    teacher.select_option("select[name=seat2]", "computer:random")
-    teacher.select_option("select[name=seat3]", "")
-    teacher.click("#new-table button[type=submit]")
-    teacher.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
-    code = teacher.url.rsplit("/", 1)[1]
+    code = table_for_class(teacher)
     anna = new_page()
     anna.goto(f"{base}/j/{code}")
     anna.click("button.roster-name >> text=Anna")

@@ -13,6 +13,19 @@ SHOTS = Path("/tmp/roster-shots")
 PHONE = {"width": 390, "height": 844}
 
 
+def table_for_class(teacher, form_ok=lambda: True) -> str:
+    """The class's table opened from its page (a computer in seat 3, no seat 4); returns its code.
+    `form_ok` is asked of the new-table form as it opens."""
+    teacher.click("#open-for-class")
+    teacher.wait_for_selector("#class_id")
+    assert form_ok()
+    teacher.select_option("select[name=seat2]", "computer:random")
+    teacher.select_option("select[name=seat3]", "")
+    teacher.click("#new-table button[type=submit]")
+    teacher.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+    return teacher.url.rsplit("/", 1)[1]
+
+
 def test_a_class_roster_join_on_a_phone(live_app, new_page, teacher_page):
     base = live_app.base_url
     axe = Checker(axe_source())
@@ -26,14 +39,7 @@ def test_a_class_roster_join_on_a_phone(live_app, new_page, teacher_page):
     teacher.wait_for_selector("#roster")
     assert teacher.locator("#roster li").count() == 4
     axe.check(teacher, "a class")
-    teacher.click("#open-for-class")
-    teacher.wait_for_selector("#class_id")
-    assert teacher.locator("#class_id option:checked").inner_text() == "7B"
-    teacher.select_option("select[name=seat2]", "computer:random")
-    teacher.select_option("select[name=seat3]", "")
-    teacher.click("#new-table button[type=submit]")
-    teacher.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
-    code = teacher.url.rsplit("/", 1)[1]
+    code = table_for_class(teacher, lambda: teacher.locator("#class_id option:checked").inner_text() == "7B")
 
     anna = new_page()
     anna.set_viewport_size(PHONE)
