@@ -65,6 +65,10 @@ def one_round(trees: dict[str, Path], args, scratch: Path, number: int) -> dict[
         if run.returncode != 0:
             raise SystemExit(f"bench/load.py for {side} failed:\n{errors[-3000:]}")
         figures[side] = json.loads(out.read_text())
+        if figures[side]["server_cpu_ms_per_move"] is None:  # no move in the recorded window: no figure to compare
+            seen = {key: figures[side].get(key) for key in ("moves", "errors", "stream_drops", "statuses", "events")}
+            raise SystemExit(f"bench/load.py for {side} recorded no move in {args.seconds} s ({seen}): "
+                             f"try more --seconds or --tables")
     return figures
 
 
