@@ -157,10 +157,10 @@ class Watched:
         self.building = False
         self.version = 0  # the newest version a state of its Flights has (a look that finds it builds nothing)
 
-    def refresh(self, streams: "Streams", teacher_only: bool = False) -> None:
-        """Build its Flights' states again (the teacher's alone: only the seats' presence changed): one job
-        for all, and one more after the job under way for what is asked during it."""
-        for flight in list(self.flights.values()):
+    def refresh(self, streams: "Streams", teacher_only: bool = False, only: Flight | None = None) -> None:
+        """Build its Flights' states again (the teacher's alone: only the seats' presence changed; or `only`
+        that one): one job for all, and one more after the job under way for what is asked during it."""
+        for flight in [only] if only is not None else list(self.flights.values()):
             if flight.viewer is None:
                 flight.refresh()
             elif not teacher_only or flight.viewer.teacher:
@@ -315,6 +315,9 @@ class Streams:
             flight = table.flights[key] = Flight(self, table, key, state_scope, viewer)
         flight.adopt(first)
         flight.readers += 1
+        # A change committed between the opening's read and now was told to the Flights there were: this
+        # one is built once more at once (a 304 when nothing changed), or it could wait for the next change.
+        table.refresh(self, only=flight)
         if self.watcher is None:
             self.watcher = self.loop.create_task(self._watch())
         return flight

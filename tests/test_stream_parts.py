@@ -392,3 +392,49 @@ def test_a_state_built_for_its_reader_is_what_its_get_answers_whoever_reads(play
     lost = opened_viewer(anna, code, answers=opening)
     assert lost.lost and build(code, [(lost, b"")]) == [None]
     assert "ordinateur" in opening[0]["seat_lost"]  # (the view's sentence, in the table's language)
+
+
+def test_a_screen_that_opens_as_a_change_is_told_is_built_again_at_once(play_app):
+    """A stream's first state is read before the stream joins its table's Flights: a change committed in
+    between was told to the Flights there were, so the new one is built once more as it joins."""
+    from app.web import events
+
+    async def run():
+        streams = Streams(None, play_app, ping=15)
+        streams.loop = asyncio.get_running_loop()  # (as after a first stream: no signal handlers here)
+        streams.watcher = asyncio.get_running_loop().create_future()  # (no watcher: changes are told below)
+        current = {"version": 2}
+        asked_for = []
+
+        async def build(code, asked):
+            asked_for.append(len(asked))
+            version = current["version"]
+            return [(200, f'"v{version}"'.encode(), orjson.dumps({"code": code, "version": version}), version)
+                    for _ in asked]
+
+        streams.build = build
+
+        def opened(cookie: bytes, version: int):
+            scope = {"type": "http", "method": "GET", "path": "/api/tables/ACEFHK/events", "query_string": b"",
+                     "headers": [(b"cookie", cookie)]}
+            viewer = events.Viewer("ACEFHK", None, (), (), False, "")
+            first = State(version, f'"v{version}"'.encode(), orjson.dumps({"code": "ACEFHK", "version": version}),
+                          "ACEFHK")
+            return streams._join(first, scope, viewer)
+
+        async def settle():
+            while any(table.building for table in streams.tables.values()):
+                await asyncio.sleep(0.001)
+
+        anna = opened(b"anna", 2)
+        await settle()
+        current["version"] = 3  # a move: told to the table's Flights (Anna's)
+        streams._changed("ACEFHK")
+        await settle()
+        assert anna.state.version == 3
+        boris = opened(b"boris", 2)  # his first state was read before that move
+        await settle()
+        assert boris.state.version == 3
+        streams.watcher.cancel()
+
+    asyncio.run(run())
