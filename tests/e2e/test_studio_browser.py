@@ -23,6 +23,25 @@ ROWS = ("Writer\tWork\tAliases\tNote\n"
 DEADLINE = 40
 
 
+def stuck(app, page) -> str:
+    """What the table and the screen were at when the hand did not end: enough to tell a clock that
+    stopped from an ask refused again and again (CI saw this test time out once, never seen here)."""
+    from app.models import Table
+    from app.services import clock
+    from app.store import turn
+
+    code = page.url.rstrip("/").split("/")[-2]
+    with app.app_context():
+        table = Table.query.filter_by(code=code).one()
+        running = clock.running_clock(app)
+        facts = {"status": table.status, "paused": table.paused, "version": table.version,
+                 "turn": turn(table), "due_in_s": round(table.next_bot_at - time.time(), 2),
+                 "clock_ticks": running and running.ticks, "clock_failures": running and running.failures}
+    screen = {"version": page.get_attribute("#play", "data-version"), "error": page.inner_text("#error"),
+              "status": page.inner_text("#status") if page.locator("#status").count() else None}
+    return f"table {facts}, screen {screen}"
+
+
 def test_a_pasted_deck_is_previewed_printed_and_played(live_app, teacher_page):
     base = live_app.base_url
     page = teacher_page()
@@ -70,7 +89,7 @@ def test_a_pasted_deck_is_previewed_printed_and_played(live_app, teacher_page):
 
     started = time.monotonic()
     while not page.locator("#final-scores").is_visible():
-        assert time.monotonic() - started < DEADLINE, "the hand did not end in time"
+        assert time.monotonic() - started < DEADLINE, f"the hand did not end in time: {stuck(live_app, page)}"
         if page.locator("#im-button").is_visible():
             page.click("#im-button")
         elif can_ask(page):
