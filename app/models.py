@@ -413,3 +413,41 @@ class NetworkSighting(db.Model):
     first_seen = db.Column(db.Float, nullable=False, default=_now)
     last_seen = db.Column(db.Float, nullable=False, default=_now, index=True)
     round_trip_ms = db.Column(db.Float, nullable=True)  # the median of the page's own requests, when it sent one
+
+
+# ----------------------------------------------------------------------------------------------------
+# Spaced review (issue #34): each roster student's namings of each work, and when each is due again
+# ----------------------------------------------------------------------------------------------------
+class Review(db.Model):
+    """One graded naming of a work by a class's roster student (a named ask, or the answer to a prompt),
+    in class or at home: the log the schedule is worked out from, and can be worked out again from
+    (app/services/reviews.py). One row per move and work: a move stored twice (a retry) is one review."""
+    __tablename__ = "reviews"
+    __table_args__ = (UniqueConstraint("student_id", "deal_id", "seq", "card_id", name="uq_reviews_move"),
+                      Index("ix_reviews_student_work", "student_id", "deck_key", "card_id", "reviewed_at"))
+
+    id = db.Column(db.Integer, primary_key=True)
+    student_id = db.Column(db.Integer, db.ForeignKey("class_students.id"), nullable=False)
+    deck_key = db.Column(db.String(80), nullable=False)  # the deck, across a studio deck's versions
+    card_id = db.Column(db.String(120), nullable=False)   # the work (a card id is its slugified title)
+    rating = db.Column(db.Integer, nullable=False)        # FSRS's rating: 1 again, 2 hard, 3 good
+    verdict = db.Column(db.String(12), nullable=False)    # right, almost, hinted, wrong or passed
+    reviewed_at = db.Column(db.Float, nullable=False)
+    deal_id = db.Column(db.Integer, db.ForeignKey("play_deals.id"), nullable=False)
+    seq = db.Column(db.Integer, nullable=False)           # the move of the deal that named it
+
+
+class ReviewCard(db.Model):
+    """A roster student's schedule for one work: FSRS's card (its stability, difficulty and step) and
+    when the work is due again. Worked out from the reviews; kept so that the deal reads one index."""
+    __tablename__ = "review_cards"
+    __table_args__ = (Index("ix_review_cards_due", "student_id", "deck_key", "due"),)
+
+    student_id = db.Column(db.Integer, db.ForeignKey("class_students.id"), primary_key=True)
+    deck_key = db.Column(db.String(80), primary_key=True)
+    card_id = db.Column(db.String(120), primary_key=True)
+    due = db.Column(db.Float, nullable=False)
+    last_review = db.Column(db.Float, nullable=False)
+    reviews = db.Column(db.Integer, nullable=False)
+    lapses = db.Column(db.Integer, nullable=False)        # how many of its reviews were "again"
+    state_json = db.Column(db.Text, nullable=False)       # fsrs.Card.to_dict(), as JSON

@@ -102,3 +102,14 @@ def test_compare_serves_two_versions_side_by_side_and_reports_each_rounds_ratio(
     assert "round 1: HEAD" in out and "the server CPU a move" in out
     listed = subprocess.run(["git", "-C", str(ROOT), "worktree", "list"], capture_output=True, text=True).stdout
     assert "authors-compare-" not in listed  # its checkout of HEAD is gone
+
+
+def test_review_deal_reads_due_works_and_deals_them_back():
+    out = json.loads(run("review_deal.py", "--students", "3", "--due", "6", "--rounds", "6").stdout)
+    assert out["rounds"] == 6 and out["cpu_ms_median"] > 0 and 0 < out["works_dealt_back_per_game"] <= 6
+
+
+def test_review_sim_plays_both_conditions_on_the_same_seeds():
+    out = json.loads(run("review_sim.py", "--students", "2", "--days", "2").stdout)
+    for condition in ("random_deals", "due_works_dealt_back"):
+        assert 0 <= out[condition]["recalled_share"] <= 1 and out[condition]["namings"] > 0

@@ -177,6 +177,11 @@ class Options:
         False, label=N_("Hints"),
         help=N_("A student who is stuck may ask for a hint (first letters and the length of each word, then "
                 "more letters); a hinted answer scores no bonus."))
+    review_deals: bool = option(
+        False, label=N_("Missed works come back"),
+        help=N_("Each class student's works due for review (named wrong before, or not for a while) are dealt "
+                "to the computer players, so she must ask for them and name them again."),
+        classroom=True)
 
     hide_scores: bool = option(
         False, label=N_("Scores hidden until the end of the hand"),

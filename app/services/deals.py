@@ -21,12 +21,13 @@ from ..store import presence, timing
 from ..decks.errors import N_, say
 from ..engine import match
 from ..engine.bots import BOTS, Bot, make_bot
+from ..engine.dealing import deal_back
 from ..engine.game import Game
 from ..engine.moves import Answer, Ask, IllegalMove, Move, move_from_dict
 from ..engine.record import Record, record_of, renamed_header
 from ..models import Deal, Seat, Table
 from ..store import DealLike, DealSnapshot, SeatLike, TableLike, TableSnapshot
-from . import idempotency
+from . import idempotency, reviews
 from .errors import Conflict, NotFound, Refused
 
 MAX_BOT_STEPS = 5000   # with no pace (tests), computer players move until a person must act
@@ -75,6 +76,8 @@ def deal_next(table: Table, wait: float = 0.0) -> Deal:
     dealer = names[(len(names) - 1 + number - 1) % len(names)]
     game = Game(store.deck_by_ref(table.deck_id), table.options, names, dealer=dealer, seed=_deal_seed(table, number),
                 rules=table.rules)
+    if table.options.review_deals:
+        game = _dealt_back(table, game)
     header = record_of(game).to_dict()
     header.pop("moves", None)
     students = [seat.name for seat in table.seats if _students_seat(seat)]
@@ -84,6 +87,27 @@ def deal_next(table: Table, wait: float = 0.0) -> Deal:
     now = time.time()
     table.next_bot_at = now + wait if _computer_turn(table, game) else _person_wait(table, game.turn, now)
     return deal
+
+
+def _dealt_back(table: Table, game: Game) -> Game:
+    """The deal with the works due for review of the table's roster students moved to the computer
+    players' hands (`review_deals`: docs/rules.md; app/engine/dealing.py), or `game` as dealt when there
+    is nothing to move."""
+    students = {seat.student_id: seat.name for seat in table.seats
+                if seat.student_id is not None and seat.kind == "human" and seat.name and not seat.barred}
+    computers = [seat.name for seat in table.seats if seat.kind == "computer" and seat.name]
+    if not students or not computers or table.options.teams:
+        return game
+    due = reviews.due_works(sorted(students), reviews.deck_key(table.deck_id), time.time())
+    set_of = {card.id: card_set.id for card_set in game.deck.sets for card in card_set.cards}
+    wanted = [(work.card_id, students[work.student_id]) for work in due if work.card_id in set_of]
+    if not wanted:
+        return game
+    moved = deal_back(game.initial_hands, game.initial_stock, set_of, wanted, computers)
+    if not moved.placed:
+        return game
+    return Game(game.source_deck, table.options, game.players, dealer=game.players[game.dealer], hands=moved.hands,
+                stock=moved.stock or None, seed=game.seed, rules=table.rules)
 
 
 def match_format(table: TableLike) -> match.MatchFormat:
@@ -174,6 +198,8 @@ def _commit_move(table: TableSnapshot, deal: DealSnapshot, game: Game, move: Mov
     row = {**move.to_dict(), **(extra or {})}
     version = store.append_move(table, deal.id, len(game.moves) - 1, row, now,
                                 None if game.finished else next_bot_at)
+    if _reviewed(table) and not by_computer(row):
+        reviews.note_move(table, deal.id, len(game.moves) - 1, game, row, now)
     if game.finished:
         version = _finish_deal(table, deal, game, now, next_bot_at)
     if before_commit is not None:
@@ -382,6 +408,12 @@ def for_student(move: Move) -> Move:
     if isinstance(move, Ask) and move.named is not None:
         return replace(move, named=None)
     return move
+
+
+def _reviewed(table: TableLike) -> bool:
+    """Are this table's namings reviews of someone's (a roster student's, naming works)?"""
+    options = table.options
+    return (options.name_the_work or options.named_asks) and any(seat.student_id is not None for seat in table.seats)
 
 
 def by_computer(row: dict[str, Any]) -> bool:

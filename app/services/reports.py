@@ -17,7 +17,7 @@ import io
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone, tzinfo
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 from zoneinfo import ZoneInfo
 
 from ..decks.errors import N_, N_plural, say
@@ -25,9 +25,9 @@ from ..models import DeckSnapshot, Deal, MoveRow, RosterStudent, StudioDeck, Tab
 from ..store import SNAPSHOT_PREFIX
 from ..store.codes import is_valid_code, normalize_code
 from .deals import by_computer, students_of
+from .namings import naming_of, studio_deck_of
 from .errors import BadRequest, NotFound
 from ..store import game_from_header
-from ..engine.game import Game
 from ..engine.moves import move_from_dict
 
 DEFAULT_DAYS = 30
@@ -203,11 +203,8 @@ class Report:
 
 
 def _deck_key(table: Table, snapshots: dict[str, DeckSnapshot]) -> tuple[str, Any]:
-    if table.deck_id.startswith(SNAPSHOT_PREFIX):
-        snapshot = snapshots.get(table.deck_id)
-        if snapshot is not None and snapshot.studio_deck_id is not None:
-            return ("studio", snapshot.studio_deck_id)
-    return ("deck", table.deck_id)
+    studio = studio_deck_of(table.deck_id, snapshots.get(table.deck_id))
+    return ("studio", studio) if studio is not None else ("deck", table.deck_id)
 
 
 def build(teacher_id: int, when: Period, table_code: str | None = None, student: str | None = None,
@@ -269,7 +266,7 @@ def build(teacher_id: int, when: Period, table_code: str | None = None, student:
             game.apply(move_from_dict(stored))
             computer = by_computer(stored)
             for event in game.recent(None):  # the move's events as the table saw them
-                naming = _answer_of(game, event, stored)
+                naming = naming_of(game, event, stored)
                 if naming is None:
                     continue
                 name, card_id, typed, verdict, kind = naming
@@ -320,33 +317,6 @@ def _roster_names(ids: set[int]) -> dict[int, str]:
     if not ids:
         return {}
     return {row.id: row.name for row in RosterStudent.query.filter(RosterStudent.id.in_(ids)).all()}
-
-
-def _answer_of(game: Game, event: Mapping[str, Any],
-               stored: dict[str, Any]) -> tuple[str, str, str | None, str, str] | None:
-    """(player, card, typed, verdict, kind) when the event is a naming: an answer to a prompt, or a named
-    ask (one that carried `named`, or was played without it because the student took a hint: the move's
-    row keeps `hint` and what was typed, `hinted`). None otherwise."""
-    data = event
-    hint = stored.get("hint")
-    if event["type"] == "answer":
-        kind, typed = "answer", data["text"]
-    elif event["type"] == "ask" and "verdict" in data and data.get("card") and ("named" in stored or hint):
-        kind, typed = "ask", data["named"]
-    else:
-        return None
-    if hint:
-        typed = stored.get("hinted")
-        if typed is None:
-            verdict = "passed"
-        else:
-            verdict = "hinted" if game.grade(typed, data["card"]).scores else "wrong"
-    elif typed is None:
-        verdict = "passed"
-    else:
-        verdict = data["verdict"] if data.get("verdict") in ("right", "almost", "wrong") else (
-            "right" if data.get("correct") else "wrong")
-    return data["player"], data["card"], typed, verdict, kind
 
 
 def tables_by_code(tables: dict[int, TableLine]) -> dict[str, TableLine]:
