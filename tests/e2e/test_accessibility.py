@@ -77,9 +77,10 @@ def test_every_page_passes_axe(live_app, teacher, new_page, axe):
     pupil = new_page()
     join(pupil, base, code, "Vera")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    pupil.wait_for_selector("#claim-set")
-    pupil.select_option("#claim-set", index=1)
-    pupil.wait_for_selector("#claim-holders select")
+    pupil.wait_for_selector("#claim-set button:not([disabled])")
+    pupil.click("#claim-set button")  # a half-suit tapped: a line per card, a button per teammate
+    pupil.wait_for_selector("#claim-holders button.holder")
+    pupil.click("#claim-holders button.holder:not([disabled])")  # one holder tapped (pressed)
     axe_check.check(pupil, "play: Literature, the claim form")
 
     # Pass-and-play: the hand-over screen.

@@ -140,7 +140,7 @@ def test_literature_shows_two_teams_with_their_scores(live_app, teacher, new_pag
     wall.goto(f"{base}/t/{code}/projector")
     wall.wait_for_selector("#lobby-seats >> text=Vera")
     call(teacher, "POST", f"/api/tables/{code}/start")
-    pupil.wait_for_selector("#claim-set")  # Vera's turn: the table waits for her
+    pupil.wait_for_selector("#claim-set button")  # Vera's turn: the table waits for her
     state = call(pupil, "GET", f"/api/tables/{code}")
     game = state["game"]
     wall.wait_for_function("s => document.getElementById('status').textContent === s",

@@ -2,8 +2,8 @@
    screen hides every hand until the next player taps "I'm <name>", and no seat's state is even fetched
    before that. */
 import { announcer as makeAnnouncer, labelCells } from "./a11y.js";
-import { api, clear, el, fillNodes, gettext, lang, ngettext, serverNow, watch } from "./common.js";
-import { cardFace, groupBySet, pile } from "./cards.js";
+import { api, clear, el, fillNodes, gettext, lang, list, ngettext, serverNow, watch } from "./common.js";
+import { cardFace, groupBySet, pile, rankAndSuit } from "./cards.js";
 import { cardTitle, deckIndex, recall, setName, withCards } from "./deck.js";
 import { drawFeed, feedLines } from "./feed.js";
 import { renderSummary, renderTable } from "./table.js";
@@ -134,6 +134,7 @@ function start(root) {
     }
     if (state && seatOf(data) !== seatOf(state)) {  // another seat on this device: its own ask, from nothing
       Object.assign(askDraft, { pick: null, target: null, text: "", refusal: null, scroll: 0 });
+      Object.assign(claimDraft, { set: null, holders: {} });
     }
     state = data;
     root.dataset.version = data.version;
@@ -229,7 +230,8 @@ function start(root) {
   let wasActing = false;
 
   /* The controls of a move in the first screen, whatever the hand: the list to choose from (sets, or
-     cards) gets the height left on the screen by everything above and below it, and scrolls inside. */
+     cards) gets the height left on the screen by everything above and below it, and scrolls inside. In
+     Literature the claim's half-suits, under the ask, are in that first screen too. */
   let fittedWidth = null;
   function fitPanel() {
     fittedWidth = window.innerWidth;
@@ -238,7 +240,8 @@ function start(root) {
     if (!box) return;
     box.style.removeProperty("max-height");
     box.classList.remove("scrolls");
-    const bottom = panel.getBoundingClientRect().bottom + window.scrollY;
+    const claimSets = document.querySelector("#claim .step-set");
+    const bottom = Math.max(panel.getBoundingClientRect().bottom, claimSets ? claimSets.getBoundingClientRect().bottom : 0) + window.scrollY;
     const room = window.innerHeight - 8;
     if (bottom <= room) return;
     const height = box.getBoundingClientRect().height;
@@ -251,7 +254,7 @@ function start(root) {
      forms, and the log or sets left open); a focus lost with its control (a move sent, a form gone) goes to
      what the screen now asks for, else rests on a heading near where it was. -------------------------- */
   const OFFERED = ["#im-button", "#next-hand", "#answer", "#ask .pick[aria-pressed=true]:not([disabled])",
-    "#ask .pick:not([disabled])", "#claim-set", "#pass button:not([disabled])"];
+    "#ask .pick:not([disabled])", "#claim-set button:not([disabled])", "#pass button:not([disabled])"];
   const RESTING = ["#summary h2", "#hand h2"];
 
   function shown(node) { return !!node && node.isConnected && node.getClientRects().length > 0; }
@@ -675,41 +678,141 @@ function start(root) {
   const askDraft = { pick: null, target: null, text: "", refusal: null, scroll: 0 };
   const answerDraft = { token: null, text: "" };  // the work typed so far, kept across redraws (a hint, a poll)
 
+  /* The claim (Literature), for a thumb and with no drop-down: tap the half-suit, then for each of its
+     cards the teammate who holds it; "Claim" is switched on once every card has a holder, and until then a
+     sentence beside it says what is missing. The cards in the claimer's own hand are filled in as hers and
+     not offered to anyone else (she sees her hand: another name there could only be a slip); for each of
+     the others one button per teammate, with the cards each holds (public), and none for the claimer
+     herself. A teammate with no cards left cannot hold one: his button is off. The form knows what this
+     seat's view knows (its hand, the teams, the counts) and suggests nothing more. The move sent is as
+     before: {claim: set, holders: {name: [cards]}}. */
   function claimForm(game) {
-    const team = game.teams[game.team];
+    const paused = !!state.paused;
+    const team = game.teams[game.team] || [];
+    const mates = team.filter(function (name) { return name !== game.seat; });
     const mine = new Set(game.hand);
-    const setSelect = el("select", { name: "set", id: "claim-set", "aria-label": gettext("Half-suit to claim") },
-      el("option", { value: "" }, gettext("choose a half-suit")),
-      game.claimable.map(function (id) { return el("option", { value: id }, setName(index, id)); }));
-    const holders = el("div", { class: "holders", id: "claim-holders" });
-    setSelect.addEventListener("change", function () {
-      clear(holders);
-      const set = index.sets[setSelect.value];
-      if (!set) return;
-      set.cards.forEach(function (c) {
-        holders.append(el("label", {}, fillNodes(gettext("%(card)s is held by %(holder)s"), { card: c.title,
-          holder: el("select", { name: "holder-" + c.id, "data-card": c.id }, team.map(function (name) {
-            return el("option", { value: name, selected: mine.has(c.id) ? name === game.seat : false }, name);
-          })) })));
-      });
+    const heldIn = {};
+    game.hand.forEach(function (id) { const c = index.cards[id]; if (c) heldIn[c.set] = (heldIn[c.set] || 0) + 1; });
+    const cardsLeft = function (name) { return (game.hand_counts && game.hand_counts[name]) || 0; };
+    if (game.claimable.indexOf(claimDraft.set) < 0) { claimDraft.set = null; claimDraft.holders = {}; }
+    const set = claimDraft.set ? index.sets[claimDraft.set] : null;
+    const cards = set ? set.cards : [];
+    // (a choice the table has since made impossible goes: a card now in this hand, a teammate now out of cards)
+    Object.keys(claimDraft.holders).forEach(function (id) {
+      const name = claimDraft.holders[id];
+      if (mine.has(id) || mates.indexOf(name) < 0 || !cardsLeft(name)) delete claimDraft.holders[id];
     });
-    const form = el("form", { class: "claim", id: "claim" },
-      el("h2", { text: gettext("Claim a half-suit") }),
-      el("p", { class: "hint", text: gettext("Pick a half-suit, then who in your team holds each of its cards.") }),
-      pausedReason(), setSelect, holders, el("button", { type: "submit", id: "claim-button", disabled: !!state.paused }, gettext("Claim")));
-    if (state.paused) setSelect.disabled = true;
+
+    const form = el("form", { class: "claim", id: "claim", novalidate: true });
+    form.append(el("h2", { text: gettext("Claim a half-suit") }));
+    if (paused) form.append(pausedReason());
+
+    // Step 1: the half-suit.
+    const sets = el("div", { class: "claim-sets", id: "claim-set" }, game.claimable.map(function (id) {
+      const button = el("button", { type: "button", class: "pick claim-pick", id: "claim-set-" + id, "data-set": id,
+        "aria-pressed": String(claimDraft.set === id), disabled: paused, onclick: function () { chooseSet(id); } },
+        pile(index, id, heldIn[id] || 0));
+      const colour = index.sets[id] && index.sets[id].color;
+      if (colour) button.style.setProperty("--set", colour);
+      return button;
+    }));
+    form.append(el("fieldset", { class: "step step-set" }, el("legend", { text: gettext("1. Tap the half-suit to claim") }), sets));
+
+    // Step 2: who holds each of its cards.
+    if (set) {
+      const rows = el("div", { class: "claim-cards" }, cards.map(function (c) {
+        const playing = rankAndSuit(c.title);
+        const label = el("span", { class: "claim-card-name" + (playing ? (playing.red ? " playing red" : " playing black") : ""),
+          id: "claim-card-" + c.id, text: c.title });
+        const row = el("div", { class: "claim-card", role: "group", "aria-labelledby": "claim-card-" + c.id, "data-card": c.id }, label);
+        if (mine.has(c.id)) {
+          row.classList.add("own");
+          row.append(el("span", { class: "claim-own", "data-holder": game.seat, text: gettext("You have it") }));
+          return row;
+        }
+        row.append(el("div", { class: "claim-mates" }, mates.map(function (name) {
+          const seat = state.seats.find(function (x) { return x.name === name; });
+          const count = cardsLeft(name);
+          return el("button", { type: "button", class: "target holder", id: "claim-" + c.id + "-" + (seat ? seat.position : name.replace(/\W+/g, "-")),
+            "data-card": c.id, "data-holder": name, "aria-pressed": String(claimDraft.holders[c.id] === name),
+            disabled: paused || !count, onclick: function () { chooseHolder(c.id, name); } },
+            el("span", { class: "target-name", text: name }),
+            el("span", { class: "target-count", text: ngettext("%(num)d card", "%(num)d cards", count) }));
+        })));
+        return row;
+      }));
+      form.append(el("fieldset", { class: "step step-holders", id: "claim-holders" },
+        el("legend", { text: gettext("2. For each card, tap who has it") }), rows));
+    }
+
+    // The claim itself, off until every card has a holder, with what is missing said beside it.
+    const button = el("button", { type: "submit", class: "primary", id: "claim-button", "aria-describedby": "claim-missing" }, gettext("Claim"));
+    const missing = el("p", { class: "act-help", id: "claim-missing", "aria-live": "polite" });
+    form.append(el("div", { class: "claim-go" }, button, missing));
+
+    // The cards still without a holder, and those no teammate can hold (the teammates have no cards left).
+    function gaps() {
+      const open = cards.filter(function (c) { return !mine.has(c.id) && !claimDraft.holders[c.id]; });
+      return { open: open, stuck: mates.some(cardsLeft) ? [] : open };
+    }
+    function paint() {
+      const left = gaps();
+      form.querySelectorAll("button.holder").forEach(function (b) {
+        b.setAttribute("aria-pressed", String(claimDraft.holders[b.dataset.card] === b.dataset.holder));
+      });
+      const titles = function (some) { return list(some.map(function (c) { return c.title; })); };
+      missing.textContent = !set ? gettext("First tap the half-suit you claim.") :
+        left.stuck.length ? gettext("Your teammates have no cards left: this half-suit is not all in your team.") :
+        left.open.length ? gettext("Still to tap: who holds %(cards)s.", { cards: titles(left.open) }) :
+        gettext("Every card has a holder: tap Claim.");
+      button.disabled = paused || !set || left.open.length > 0;
+    }
+    function chooseSet(id) {
+      acted();
+      if (claimDraft.set !== id) { claimDraft.set = id; claimDraft.holders = {}; }
+      const again = claimForm(state.game);
+      form.replaceWith(again);
+      fitPanel();
+      // The cards of the half-suit come under it: in view (the page scrolls no further than the form's top).
+      const box = again.getBoundingClientRect();
+      const below = box.bottom - (window.innerHeight - 8);
+      if (below > 0) window.scrollBy(0, Math.min(below, Math.max(0, box.top - 8)));
+      const next = again.querySelector("button.holder:not([disabled])") || again.querySelector("#claim-button:not([disabled])") ||
+        again.querySelector("#claim-set-" + id);
+      if (next) moveFocus(next);
+    }
+    function chooseHolder(card, name) {
+      acted();
+      claimDraft.holders[card] = name;
+      paint();
+      // On to the next card without a holder, else to "Claim".
+      const rest = gaps().open;
+      const next = rest.length ? form.querySelector('button.holder[data-card="' + rest[0].id + '"]:not([disabled])') :
+        button.disabled ? null : button;
+      if (next) {
+        moveFocus(next);
+        const r = next.getBoundingClientRect();
+        if (r.bottom > window.innerHeight - 8) window.scrollBy(0, r.bottom - window.innerHeight + 8);
+      }
+    }
+    paint();
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       acted();
-      if (!setSelect.value) { refuse(gettext("Choose a half-suit to claim.")); return; }
+      const left = gaps();
+      if (!set || left.open.length) { paint(); return; }
       const named = {};
-      holders.querySelectorAll("select").forEach(function (sel) {
-        (named[sel.value] = named[sel.value] || []).push(sel.dataset.card);
+      cards.forEach(function (c) {
+        const name = mine.has(c.id) ? game.seat : claimDraft.holders[c.id];
+        (named[name] = named[name] || []).push(c.id);
       });
-      send({ claim: setSelect.value, holders: named });
+      send({ claim: set.id, holders: named });
     });
     return form;
   }
+  // The claim being made, kept across redraws (a poll, a computer's move, a refusal): the half-suit tapped
+  // and the teammate tapped for each of its cards (the claimer's own cards are never stored: they are hers).
+  const claimDraft = { set: null, holders: {} };
 
   function passForm(game) {
     return el("div", { class: "pass", id: "pass" }, el("h2", { text: gettext("Hand the turn on") }), pausedReason(),
@@ -756,6 +859,7 @@ function start(root) {
         askDraft.scroll = 0;
       }
       if ("answer" in move) { answerDraft.token = null; answerDraft.text = ""; }
+      if ("claim" in move) { claimDraft.set = null; claimDraft.holders = {}; }  // the next claim starts afresh
       hint = null;
       if (reveal && (answered || asked)) announcer.tell(revealText(reveal));
       poll.take(data.state, data.state_etag);  // the next poll is a 304 while nothing changes
