@@ -1,7 +1,8 @@
 """The teacher's page runs the period (issue #33): the turn timer set, changed or switched off mid-game
-(POST /api/tables/<code>/timer), a table whose turn waits on an away student flagged for the teacher
-(`away_turn`, on her table's state and on the overview), "Pause all", and the phone of a student whose
-seat went to a computer player told so (`seat_lost`), never anything of another seat's."""
+(POST /api/tables/<code>/timer), a table whose turn waits on an away student, or on a seat no device holds,
+flagged for the teacher (`away_turn`, on her table's state and on the overview) with the one button that
+lets a computer play, "Pause all", and the phone of a student whose seat went to a computer player told
+so (`seat_lost`), never anything of another seat's."""
 from __future__ import annotations
 
 import pytest
@@ -166,6 +167,62 @@ def test_students_are_never_sent_the_away_flag(app):
     app, _teacher, code, turn = away_turn_case(app)
     student = app.test_client()
     assert "away_turn" not in get_state(student, code)
+
+
+# ----------------------------------------------------------------------------------------------------
+# A turn that waits on a seat no device holds
+# ----------------------------------------------------------------------------------------------------
+def empty_turn_case(app):
+    """A started table where it is a student's turn, and the teacher disconnected that student's device:
+    nobody holds her seat."""
+    app, teacher, code, cara, dan = started(app)
+    turn = get_state(teacher, code)["game"]["turn"]
+    assert turn in ("Cara", "Dan"), "the fixed deal seed (for_play) gives a student the first turn"
+    position = next(s["position"] for s in get_state(teacher, code)["seats"] if s["name"] == turn)
+    assert get_state(teacher, code)["away_turn"] is None  # her screen is here: nothing to flag yet
+    assert teacher.delete(f"/api/tables/{code}/seats/{position}").status_code == 200
+    return app, teacher, code, turn, position, {"Cara": cara, "Dan": dan}[turn]
+
+
+def test_a_turn_waiting_on_a_seat_no_device_holds_is_flagged(app):
+    app, teacher, code, turn, position, _phone = empty_turn_case(app)
+    state = get_state(teacher, code)
+    seat = state["seats"][position]
+    assert seat["vacant"] and seat["device"] is False and seat["name"] == turn
+    assert state["away_turn"] == {"position": position, "name": turn, "away_seconds": None, "empty": True}
+    row = next(t for t in teacher.get("/api/tables").get_json()["tables"] if t["code"] == code)
+    assert row["away_turn"] == state["away_turn"]  # the overview flags it too
+    paused = teacher.post(f"/api/tables/{code}/pause", json={"paused": True}).get_json()
+    assert paused["away_turn"] is None  # paused: nobody is waited for
+
+
+def test_the_one_button_lets_a_computer_play_the_empty_seat_until_she_is_let_back_in(app):
+    app, teacher, code, turn, position, phone = empty_turn_case(app)
+    answer = teacher.post(f"/api/tables/{code}/seats/{position}/stand-in")
+    assert answer.status_code == 200, answer.get_json()
+    state = answer.get_json()
+    assert state["away_turn"] is None
+    seat = state["seats"][position]
+    assert seat["stand_in"] and seat["kind"] == "computer" and seat["name"] == turn and seat["device"] is False
+    again = teacher.post(f"/api/tables/{code}/seats/{position}/stand-in")
+    assert again.status_code == 409 and error_of(again)["code"] == "already-stand-in"
+    # the seat is kept for her: a new student cannot take it, she asks for it back and the teacher decides
+    stranger = app.test_client().post(f"/api/tables/{code}/join", json={"name": "Eve"})
+    assert stranger.status_code == 409 and error_of(stranger)["code"] == "table-full"
+    asked = phone.post(f"/api/tables/{code}/join", json={"name": turn})
+    assert asked.status_code == 202, asked.get_json()
+    assert teacher.post(f"/api/tables/{code}/seats/{position}/let-in").status_code == 200
+    assert phone.get(f"/api/tables/{code}/ask").get_json()["asking"]["status"] == "let-in"
+    assert get_state(phone, code)["you"] == {"position": position, "name": turn}
+    seat = get_state(teacher, code)["seats"][position]
+    assert (seat["kind"], seat["stand_in"], seat["device"]) == ("human", False, True)  # the computer stopped
+
+
+def test_a_computer_stands_in_for_no_seat_that_is_not_a_students(app):
+    app, teacher, code, _cara, _dan = started(app)
+    computer = next(s["position"] for s in get_state(teacher, code)["seats"] if s["kind"] == "computer")
+    answer = teacher.post(f"/api/tables/{code}/seats/{computer}/stand-in")
+    assert answer.status_code == 409 and error_of(answer)["code"] == "seat-empty" and error_of(answer)["message"]
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -211,7 +211,8 @@ def test_rename_remove_and_computer_in_the_lobby(play_app):
     assert teacher.patch(f"/api/tables/{code}/seats/2", json={"kind": "human"}).status_code == 200
     assert get_state(teacher, code)["seats"][2] == {"position": 2, "name": None, "kind": "human", "bot": None,
                                                      "vacant": True, "here": False, "stand_in": False, "barred": False,
-                                                     "presence": None, "away_seconds": None, "asks_back": False}
+                                                     "presence": None, "away_seconds": None, "asks_back": False,
+                                                     "device": False, "passed_around": False}
     for bad in ({"kind": "wizard"}, {}, {"kind": "computer", "bot": "genius"}, {"name": ""}):
         assert teacher.patch(f"/api/tables/{code}/seats/1", json=bad).status_code == 400, bad
     assert teacher.patch(f"/api/tables/{code}/seats/9", json={"name": "X"}).status_code == 404

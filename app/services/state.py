@@ -207,6 +207,8 @@ def state_of(table: TableLike, view: PublicView | None, *, seat: SeatLike | None
         now = time.time()
         for shown, s in zip(out["seats"], table.seats):
             shown.update(deals.presence_of(s, now))
+            shown["device"] = s.token_hash is not None  # a device holds the seat (else nobody, or a computer)
+            shown["passed_around"] = tables.passed_around(s)  # played on one device passed around
     out["you"] = None if seat is None else {"position": seat.position, "name": seat.name}
     out["teacher"] = teacher
     out["hands"] = finished
@@ -237,17 +239,21 @@ def state_of(table: TableLike, view: PublicView | None, *, seat: SeatLike | None
 
 def away_turn(table: TableLike, turn: str | None, now: float) -> dict[str, Any] | None:
     """For the teacher (her table's page and the overview flag it, with the one button that lets a computer
-    stand in): the away student whose turn the table waits on, {position, name, away_seconds}; None when
-    play goes on (paused, a computer's turn, a student who is here)."""
+    stand in): the student's seat whose turn the table waits on, {position, name, away_seconds, empty},
+    when its screen is away, or when no device holds it at all (`empty`: its device was disconnected, and
+    no device has been let into it since; a computer can play it until one is); None when play goes on
+    (paused, a computer's turn, a student who is here)."""
     if table.status != "playing" or table.paused or not turn:
         return None
     seat = next((s for s in table.seats if s.name == turn), None)
-    if seat is None or seat.kind != "human" or not seat.token_hash:
+    if seat is None or seat.kind != "human" or getattr(seat, "barred", False):
         return None
+    if not seat.token_hash:
+        return {"position": seat.position, "name": seat.name, "away_seconds": None, "empty": True}
     shown = deals.presence_of(seat, now)
     if shown["presence"] != "away":
         return None
-    return {"position": seat.position, "name": seat.name, "away_seconds": shown["away_seconds"]}
+    return {"position": seat.position, "name": seat.name, "away_seconds": shown["away_seconds"], "empty": False}
 
 
 def overview(tables: Sequence[TableLike]) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -152,7 +152,8 @@ def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
 
 
 # The options that are about naming works: they mean nothing for ordinary playing cards ("A♠" is no work).
-NAMING_OPTIONS = ("name_the_work", "named_asks", "answers", "answer_names", "bonus_in_score", "works_listed", "hints")
+NAMING_OPTIONS = ("name_the_work", "named_asks", "answers", "answer_names", "bonus_in_score", "works_listed", "hints",
+                  "review_deals")
 
 
 def table_options(rules: str, given: dict[str, Any]) -> Options:
@@ -410,15 +411,35 @@ def roster_choices(table: TableLike) -> list[dict[str, Any]] | None:
     return out
 
 
+def passed_around(seat: SeatLike) -> bool:
+    """Whether a seat is played on a device passed around (pass-and-play): a player's seat (or one a
+    computer stands in for) held by a device that no student's browser joined from: opened "on this
+    device" with the table (`create`), or moved since (`move_seats`). Every join and every device let in
+    names its browser (`browser_hash`), so a student's seat is never one."""
+    return (bool(seat.name) and seat.token_hash is not None and seat.browser_hash is None
+            and not seat.barred and (seat.kind == "human" or bool(seat.stand_in)))
+
+
+def passed_around_seats(table: TableLike, but: Iterable[int] = ()) -> dict[str, str]:
+    """The table's pass-and-play seats (position -> token hash, as `move_seats` takes them), but those at
+    the positions given (the seats the asking browser holds already)."""
+    held = set(but)
+    return {str(seat.position): seat.token_hash for seat in table.seats
+            if passed_around(seat) and seat.position not in held and seat.token_hash is not None}
+
+
 def move_seats(table: TableLike, hashes: dict[str, str]) -> dict[int, str]:
-    """Pass-and-play seats moved to another device: each seat whose token is still the one named (by its
-    hash) gets a new token, which only the new device holds; the device they came from no longer plays
-    them. Returns the new tokens by position; a Conflict when none is as named (already moved)."""
+    """Pass-and-play seats moved to another device (by the link the holding browser gives, or by the
+    teacher from her table's page on the device in hand): each seat whose token is still the one named
+    (by its hash) gets a new token, which only the new device holds; the device they came from no longer
+    plays them (`seat_lost_sentence` tells it why). A seat a computer stands in for moves too: the new
+    device's first poll hands it back. Returns the new tokens by position; a Conflict when none is as
+    named (already moved)."""
     moved: dict[int, str] = {}
     with changing(table) as table:
         for seat in table.seats:
             named = hashes.get(str(seat.position))
-            if named is not None and seat.kind == "human" and seat.token_hash == named:
+            if named is not None and (seat.kind == "human" or seat.stand_in) and seat.token_hash == named:
                 token = new_token()
                 seat.token_hash = token_hash(token)
                 moved[seat.position] = token
@@ -710,7 +731,9 @@ def refuse(table: TableLike, position: Any, ask: int | None = None) -> Seat:
 
 def stand_in(table: TableLike, position: Any, bot: str | None = None) -> Seat:
     """A computer plays an away student's seat under her name until her device polls again (or she is
-    let in from another one)."""
+    let in from another one). A seat no device holds (its device disconnected) is played the same way
+    until she asks for it back from a device and the teacher lets her in: the seat is kept for her, as it
+    is for a student let back in after being taken off (`let_back`)."""
     with changing(table) as table:
         seat = seat_at(table, position)
         if table.status != "playing":
@@ -718,11 +741,11 @@ def stand_in(table: TableLike, position: Any, bot: str | None = None) -> Seat:
                            code="not-playing")
         if seat.stand_in:
             raise Conflict(say(N_("A computer already plays for %(name)s."), name=seat.name), code="already-stand-in")
-        if seat.kind != "human" or seat.token_hash is None or not seat.name:
+        if seat.kind != "human" or not seat.name:
             raise Conflict(say(N_("Seat %(position)d has no student to stand in for."), position=seat.position + 1),
                            code="seat-empty")
         now = time.time()
-        if presence.away_for(seat.seen_at, now) is None:
+        if seat.token_hash is not None and presence.away_for(seat.seen_at, now) is None:
             raise Conflict(say(N_("%(name)s is here: a computer stands in only for a student who is away."),
                                name=seat.name), code="student-here")
         deals.begin_stand_in(table, seat, bot, now)
@@ -806,8 +829,9 @@ def set_turn_seconds(table: TableLike, seconds: int | None) -> None:
 
 def seat_lost_sentence(table: TableLike, position: int) -> Text | None:
     """What the browser that held this seat is told once its token no longer opens it, when the teacher
-    gave the seat to a computer player for good or took her off for the match; None otherwise (a device
-    let in for her, a seat freed before play). Says nothing of the seat but that."""
+    gave the seat to a computer player for good or took her off for the match, or a pass-and-play seat
+    moved to another device; None otherwise (a device let in for her, a seat freed before play). Says
+    nothing of the seat but that."""
     seat = next((s for s in table.seats if s.position == position), None)
     if seat is None:
         return None
@@ -816,6 +840,8 @@ def seat_lost_sentence(table: TableLike, position: int) -> Text | None:
                        "under any name. Ask your teacher."))
     if seat.kind == "computer" and not seat.stand_in:
         return Text(N_("Your teacher gave your seat to a computer player. Ask your teacher what to do."))
+    if passed_around(seat):
+        return Text(N_("The seats played on this device have moved to another device: play goes on there."))
     return None
 
 

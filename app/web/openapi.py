@@ -14,7 +14,9 @@ ERROR = {"$ref": "#/components/schemas/Error"}
 STATE = {"$ref": "#/components/schemas/TableState"}
 ASKING = {"type": "object", "properties": {"asking": {"type": "object", "properties": {
     "status": {"type": "string", "enum": ["waiting", "let-in", "refused", "expired"]},
-    "message": {"type": "string"}, "name": {"type": ["string", "null"]}, "play": {"type": ["string", "null"]}}}}}
+    "message": {"type": "string"}, "name": {"type": ["string", "null"]}, "play": {"type": ["string", "null"]},
+    # while it waits: since when, on the server's clock, in seconds and in a sentence ("You have waited 3 minutes.")
+    "waited_seconds": {"type": ["integer", "null"], "minimum": 0}, "waited": {"type": ["string", "null"]}}}}}
 
 
 def _error(description: str) -> dict[str, Any]:
@@ -162,7 +164,8 @@ def openapi_document() -> dict[str, Any]:
                                             "network (`too-many-attempts`): wait for Retry-After seconds.")}}},
             "/api/tables/{code}/ask": {"get": {
                 "summary": "How this browser's request to have its seat back stands: `waiting`, `let-in` (the "
-                           "seat is now this browser's: open `play`), `refused` or `expired`.",
+                           "seat is now this browser's: open `play`), `refused` or `expired`; while it waits, for "
+                           "how long on the server's clock (`waited_seconds`, and `waited` in a sentence).",
                 "parameters": [CODE],
                 "responses": {"200": _json(ASKING), "404": _error("No such table (`unknown-code`), or this browser "
                                                                  "asked for no seat here (`no-request`).")}}},
@@ -330,20 +333,21 @@ def openapi_document() -> dict[str, Any]:
                 "seats": {"type": "array", "items": {"type": "object"}, "description":
                           "Each seat: position, name, kind, bot, vacant, here (this browser's), stand_in (a computer "
                           "plays for its away student), barred (taken off for the match). For the teacher alone "
-                          "also presence (\"here\", \"away\" or null), away_seconds and asks_back (a device "
-                          "waits to be let in)."},
+                          "also presence (\"here\", \"away\" or null), away_seconds, asks_back (a device "
+                          "waits to be let in), device (a device holds the seat) and passed_around (played on one "
+                          "device passed around: POST /t/<code>/take-here moves such seats to the teacher's browser)."},
                 "asks": {"type": ["array", "null"], "items": {"type": "object"}, "description":
                          "For the teacher alone: every device waiting to be let into a seat, the oldest first: id "
                          "(for let-in and refuse), position, name, device (\"iPhone · Safari\", \"\" when unknown), "
                          "asked_at (epoch seconds), screen (the seat's own screen: \"here\", \"away\" or null "
                          "for none) and screen_away_seconds."},
                 "away_turn": {"type": ["object", "null"], "description":
-                              "For the teacher alone: the away student whose turn the table waits on "
-                              "(position, name, away_seconds), or null."},
+                              "For the teacher alone: the student's seat whose turn the table waits on, its screen "
+                              "away or no device holding it (position, name, away_seconds, empty), or null."},
                 "seat_lost": {"type": ["string", "null"], "description":
                               "GET only, to a browser whose seat token no longer opens its seat because the "
-                              "teacher gave it to a computer player or took its student off: why, in a "
-                              "sentence; else null."},
+                              "teacher gave it to a computer player, took its student off, or moved its "
+                              "pass-and-play seats to another device: why, in a sentence; else null."},
                 "you": {"type": ["object", "null"], "description": "The seat this state is for."},
                 "teacher": {"type": "boolean"},
                 "game": {"type": ["object", "null"],

@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..decks import builtin_decks, spreadsheet
 from ..decks.errors import Problem
 from ..decks.loader import MAX_CARDS, MAX_SETS
+from ..decks.look import set_colors
 from ..decks.yamlsafe import MAX_BYTES
 from ..i18n import translated
 from ..printing.errors import PrintError
@@ -53,11 +54,29 @@ def index() -> str:
                            builtin=sorted(builtin_decks().values(), key=lambda d: d.title.casefold()))
 
 
+def ink_on(color: str) -> str:
+    """The ink that reads best on a set's colour (#rrggbb): white or near-black, whichever has the higher
+    WCAG contrast with it, as static/js/cards.js chooses for the cards drawn in play."""
+    found = re.fullmatch(r"#?([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})", color or "")
+    if not found:
+        return "#fff"
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+              for c in (int(h, 16) / 255 for h in found.groups())]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    ink = 0.0103  # #1a1a1a
+    return "#fff" if 1.05 / (luminance + 0.05) >= (luminance + 0.05) / (ink + 0.05) else "#1a1a1a"
+
+
 @bp.get("/decks/<int:number>")
 def deck(number: int) -> tuple[str, int]:
+    """A deck's page: what it is, what to do with it, and each card as it will print. Until a card's
+    picture arrives its box shows the card in words (its set, in the set's colour, and its title), at the
+    printed card's proportions, so no preview is ever a blank box."""
     row = studio.get_visible(_me(), number)
-    return render_template("studio/deck.html", row=row, deck=studio.deck_of(row), mine=row.owner_id == _me(),
-                           error=None), 200
+    deck = studio.deck_of(row)
+    colors = set_colors(deck)
+    return render_template("studio/deck.html", row=row, deck=deck, mine=row.owner_id == _me(), error=None,
+                           colors=colors, inks={key: ink_on(color) for key, color in colors.items()}), 200
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask_babel import gettext as _, ngettext
 from flask_login import current_user
 
 from ..engine.bots import BOTS
@@ -15,10 +15,10 @@ from ..decks.errors import N_, say
 from ..i18n import current_language, preset_title, translated
 from ..languages import LANGUAGES
 from ..lan import only_this_computer
-from ..services import classes, studio
+from ..services import asks, classes, studio
 from ..services import tables as table_service
 from ..services.catalog import BOT_NAMES, catalog, choice_labels, option_kind
-from ..services.errors import ServiceError
+from ..services.errors import Conflict, ServiceError
 from ..services.qr import qr_svg
 from . import asking, guard, seating
 from .asking import teacher_required
@@ -236,6 +236,21 @@ def take_seats(code: str, signed: str):
     return redirect(url_for("play.play", code=table.code), 303)
 
 
+@bp.post("/t/<code>/take-here")
+def take_here(code: str):
+    """The table's teacher, logged in on another browser (the classroom tablet, say), moves the table's
+    pass-and-play seats to it from the table's page: the same move as the link's (`move_seats`), for every
+    such seat this browser does not hold. Her other browser stops playing them and is told so."""
+    table = asking.managed(code)  # (a 403 with its sentence for anyone but the table's teacher)
+    hashes = table_service.passed_around_seats(table, but=seating.held_seats(table))
+    if not hashes:
+        raise Conflict(N_("No seat of this table is played on another device passed around: there is nothing "
+                          "to move here."), code="no-seats-to-move")
+    for position, token in table_service.move_seats(table, hashes).items():
+        seating.remember_seat(table.code, position, token)
+    return redirect(url_for("play.play", code=table.code), 303)
+
+
 def kept_language() -> dict[str, str]:
     """This request's ?lang=, when it names one of ours, for the next link or redirect of joining (join link,
     join page, waiting, play): a phone sent a link in Russian stays in Russian, its cookie kept or not."""
@@ -286,14 +301,27 @@ ASK_SENTENCES = {
 }
 
 
+def waited_sentence(seconds: int) -> str:
+    """How long a device has waited, for the child holding it: whole minutes, or less than one."""
+    minutes = seconds // 60
+    if minutes < 1:
+        return _("You have waited less than a minute.")
+    return ngettext("You have waited %(num)d minute.", "You have waited %(num)d minutes.", minutes)
+
+
 def asking_answer(table, status: str, position: int | None, why: str | None = None) -> dict:
     """What the waiting device is told of its request: where it stands, in a sentence (why it ended, when
-    the teacher let another device in), for which seat's name (its own: nothing of anyone else's), and
-    once let in, the play screen's address."""
+    the teacher let another device in), for which seat's name (its own: nothing of anyone else's), while
+    it waits how long it has (`waited_seconds`, on the server's clock, and `waited` in a sentence: this
+    browser's own request, found by the secret in its cookie), and once let in, the play screen's address."""
     seat = next((s for s in table.seats if s.position == position), None)
     sentence = ASK_SENTENCES["passed" if why == "passed" else status]
+    waited = asks.waited_seconds(table, seating.ask_token(table.code)) if status == "waiting" else None
+    if status == "waiting" and waited is None:
+        waited = 0  # asked in this very request, or its cookie did not follow: it has just asked
     return {"status": status, "message": translated(say(sentence)),
             "name": seat.name if seat is not None and status != "expired" else None,
+            "waited_seconds": waited, "waited": waited_sentence(waited) if waited is not None else None,
             "play": url_for("play.play", code=table.code, **kept_language()) if status == "let-in" else None}
 
 

@@ -2,7 +2,9 @@
    how the request stands every two seconds, and at once when the tab is shown again or the network comes
    back; it says each step in one sentence (asked, let in, refused, ended), rides out failed requests (asking
    less often, and saying so only when several fail in a row), and opens the play screen the moment the
-   teacher lets it in. The server rendered the first sentence: a request already over is not asked again. */
+   teacher lets it in. Under that sentence, how long it has waited (whole minutes, counted by the server: the
+   phone's clock may be anything). The server rendered the first sentences: a request already over is not
+   asked again. */
 import { api, gettext } from "./common.js";
 
 const EVERY_MS = 2000;
@@ -12,7 +14,7 @@ const TROUBLE_AFTER = 2;  // failures in a row before the page says the connecti
 function start(root) {
   const statusLine = document.getElementById("ask-status"), hint = document.getElementById("ask-hint");
   const trouble = document.getElementById("ask-trouble"), notMe = document.getElementById("not-me");
-  const heading = document.getElementById("ask-title");
+  const heading = document.getElementById("ask-title"), waited = document.getElementById("ask-waited");
   let failures = 0, timer = null, busy = false, done = root.dataset.status !== "waiting";
 
   // (the line is a live region: the same sentence set again is not read out again)
@@ -32,6 +34,7 @@ function start(root) {
       heading.textContent = title;
     }
     hint.hidden = true;
+    if (waited) waited.hidden = true;
     if (notMe) notMe.hidden = true;
     showTrouble(false);
     root.classList.add("ended");
@@ -58,6 +61,8 @@ function start(root) {
         ended(asking.message);
       } else {
         say(asking.message);
+        // how long it has waited, as the server counts it (the phone's clock may be anything)
+        if (waited && asking.waited && waited.textContent !== asking.waited) waited.textContent = asking.waited;
       }
     } catch (error) {
       if (error.status === 404) {

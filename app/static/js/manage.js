@@ -1,7 +1,8 @@
-/* The teacher's table page: the table's rules in one line, a turn that waits on an away student flagged at
-   the top, each seat's state in one line with at most two actions in view (the rest under a menu, each
-   with what it does), the turn timer, start, pause, close, records. */
-import { api, clear, el, gettext, lang, ngettext, serverNow, totals, watch } from "./common.js";
+/* The teacher's table page: the table's rules in one line, a turn that waits on an away student (or on a
+   seat no device holds) flagged at the top, each seat's state in one line with at most two actions in view
+   (the rest under a menu, each with what it does; "Let back in" for a student taken off), pass-and-play
+   seats of another browser taken to this one, the turn timer, start, pause, close, records. */
+import { api, clear, el, gettext, lang, list, ngettext, serverNow, totals, watch } from "./common.js";
 
 const NETWORK_EVERY_MS = 30000;  // how often the page asks whether its network's joins are limited
 const NO_PHONE_AFTER_S = 120;  // no phone this long after opening: the page links the network check
@@ -30,6 +31,9 @@ export function awayText(seconds) {
 export function seatLine(seat, s, botNames) {
   const onTurn = s.status === "playing" && !!s.game && s.game.turn === seat.name && !!seat.name;
   if (seat.barred) return gettext("taken off for the match: a computer plays this seat");
+  if (seat.stand_in && seat.device === false) {
+    return gettext("no device holds this seat: a computer plays it until you let %(name)s back in from a device", { name: seat.name });
+  }
   if (seat.stand_in) {
     const away = seat.presence === "away" ? awayText(seat.away_seconds) + " — " : "";
     return away + gettext("a computer plays for %(name)s until %(name)s is back", { name: seat.name });
@@ -42,6 +46,17 @@ export function seatLine(seat, s, botNames) {
   }
   const where = seat.here ? gettext("plays on this device") : (presenceText(seat) || gettext("joined"));
   return onTurn ? where + " — " + gettext("it is %(name)s's turn", { name: seat.name }) : where;
+}
+
+/* A turn that waits on a seat no device holds (its device disconnected, nobody joined into it since). */
+export function awayTurnEmpty(name) {
+  return gettext("No device holds %(name)s's seat, and it is %(name)s's turn: the table is waiting.", { name: name });
+}
+
+/* The one button of a turn that waits (`away_turn`): a computer plays until she is back (from her screen, or
+   for a seat no device holds, from a device the teacher lets in). */
+export function awayTurnButton(away) {
+  return gettext("Let a computer play until %(name)s is back", { name: away.name });
 }
 
 /* The table's rules and options in one line: "Authors 1861 · The 1861 deck · name the work (any work of
@@ -87,7 +102,11 @@ export function seatActions(seat, s) {
     help: gettext("A computer plays the seat, and %(name)s cannot join this table again until you press “Let back in”.", { name: name }),
     confirm: gettext("Take %(name)s off this table for the rest of the match? A computer plays the seat; %(name)s cannot join again until you let %(name)s back in.", { name: name }),
     yes: gettext("Yes, take %(name)s off", { name: name }) };
+  const standIn = { key: "stand-in", label: gettext("Let a computer play until %(name)s is back", { name: name }),
+    help: gettext("A computer makes %(name)s's moves while %(name)s's screen is away; %(name)s's screen takes the seat back by itself.", { name: name }) };
   if (seat.barred) {
+    shown.push({ key: "let-back", label: gettext("Let back in"),
+      help: gettext("%(name)s may join this table again and ask for the seat back, as an away student does; a computer plays it until you let %(name)s in.", { name: name }) });
     menu.push(rename);
   } else if (seat.stand_in) {
     menu.push(toComputer, takeOff, rename);
@@ -102,14 +121,15 @@ export function seatActions(seat, s) {
     shown.push({ key: "computer", bot: true, label: gettext("Put in a computer player"),
       help: gettext("A computer plays this seat; before the start a student who joins takes it instead.") });
   } else if (seat.vacant) {
-    if (playing) shown.push(toComputer);
+    if (playing) {
+      shown.push({ key: "stand-in", label: standIn.label,
+        help: gettext("A computer makes this seat's moves until %(name)s asks for it back from a device and you let %(name)s in.", { name: name }) });
+      shown.push(toComputer);
+    }
     menu.push(rename);
     if (playing) menu.push(takeOff);
   } else if (student) {
-    if (playing && seat.presence === "away") {
-      shown.push({ key: "stand-in", label: gettext("Let a computer play until %(name)s is back", { name: name }),
-        help: gettext("A computer makes %(name)s's moves while %(name)s's screen is away; %(name)s's screen takes the seat back by itself.", { name: name }) });
-    }
+    if (playing && seat.presence === "away") shown.push(standIn);
     if (!playing) {
       menu.push({ key: "remove", label: gettext("Remove"), help: gettext("Frees the seat: %(name)s's device leaves the table, and another student can join.", { name: name }) });
     }
@@ -137,7 +157,9 @@ function start(root) {
   const playLink = document.getElementById("play-link");
   const dealsBox = document.getElementById("hands-box"), dealsList = document.getElementById("hands");
   const asksBox = document.getElementById("asks-box"), asksList = document.getElementById("asks");
-  const barredBox = document.getElementById("barred-box"), barredList = document.getElementById("barred");
+  const takeBox = document.getElementById("take-here-box"), takeText = document.getElementById("take-here-text");
+  const takeButton = document.getElementById("take-here"), takeForm = document.getElementById("take-here-form");
+  const takeQuestion = document.getElementById("take-here-question");
   const networkLine = document.getElementById("network-limited");
   const noPhoneLine = document.getElementById("no-phone");
   let state = null;
@@ -170,6 +192,7 @@ function start(root) {
     else if (action.key === "free") act("PATCH", url, { kind: "human" });
     else if (action.key === "stand-in") act("POST", url + "/stand-in");
     else if (action.key === "take-off") act("DELETE", url + "?for_good=1");
+    else if (action.key === "let-back") act("POST", url + "/let-back");
     else if (action.key === "remove") act("DELETE", url);
     else if (action.key === "rename") act("PATCH", url, { name: newName });
   }
@@ -202,7 +225,7 @@ function start(root) {
     drawAwayTurn(s);
     drawTimer(s);
     drawAsks(s);
-    drawBarred(s);
+    drawTakeHere(s);
     drawNoPhone();
     drawSeats(s);
     clear(dealsList);
@@ -214,14 +237,15 @@ function start(root) {
     dealsBox.hidden = !(s.hands || []).length;
   }
 
-  /* The turn waits on a student whose screen is away: said at the top, with the one button that helps. */
+  /* The turn waits on a student whose screen is away, or on a seat no device holds: said at the top, with
+     the one button that helps. */
   function drawAwayTurn(s) {
     const away = s.away_turn;
     awayBox.hidden = !away;
     if (!away) return;
-    awayText_.textContent = gettext("The table is waiting for %(name)s (%(away)s): it is %(name)s's turn.",
-      { name: away.name, away: awayText(away.away_seconds) });
-    awayButton.textContent = gettext("Let a computer play until %(name)s is back", { name: away.name });
+    awayText_.textContent = away.empty ? awayTurnEmpty(away.name) :
+      gettext("The table is waiting for %(name)s (%(away)s): it is %(name)s's turn.", { name: away.name, away: awayText(away.away_seconds) });
+    awayButton.textContent = awayTurnButton(away);
     awayButton.dataset.position = away.position;
   }
 
@@ -397,17 +421,20 @@ function start(root) {
     asksBox.hidden = !asks.length;
   }
 
-  /* Students taken off for the match: the teacher lets them back in (then they may ask for their seat). */
-  function drawBarred(s) {
-    const barred = s.seats.filter(function (seat) { return seat.barred && seat.name; });
-    clear(barredList);
-    barred.forEach(function (seat) {
-      barredList.append(el("li", { "data-seat": seat.position },
-        el("span", { text: gettext("%(name)s (seat %(number)d)", { name: seat.name, number: seat.position + 1 }) }), " ",
-        el("button", { type: "button", class: "let-back", "aria-label": gettext("Let %(name)s back in", { name: seat.name }),
-          onclick: function () { act("POST", seatUrl(seat.position) + "/let-back"); } }, gettext("Let back in"))));
-    });
-    barredBox.hidden = !barred.length || s.status === "finished" || s.status === "closed";
+  /* Pass-and-play seats that another browser holds (the teacher's laptop, when this is the classroom tablet):
+     one press, asked first, moves them here; the other browser stops showing their hands. */
+  function drawTakeHere(s) {
+    const open = s.status === "lobby" || s.status === "playing";
+    const names = s.seats.filter(function (seat) { return seat.passed_around && !seat.here; })
+      .map(function (seat) { return seat.name; });
+    takeBox.hidden = !open || !names.length;
+    if (takeBox.hidden) { takeForm.hidden = true; takeButton.hidden = false; return; }
+    const together = list(names);
+    takeText.textContent = ngettext("%(names)s plays on another device, passed from player to player.",
+      "%(names)s play on another device, passed from player to player.", names.length, { names: together });
+    takeQuestion.textContent = ngettext("Play as %(names)s on this device? The other device stops showing this seat's hand, and says so.",
+      "Play as %(names)s on this device? The other device stops showing these seats' hands, and says so.",
+      names.length, { names: together });
   }
 
   /* Two minutes open, seats waiting for students, and not one has joined from another device: link the
@@ -433,6 +460,16 @@ function start(root) {
     window.setTimeout(checkNetwork, NETWORK_EVERY_MS);
   }
 
+  takeButton.addEventListener("click", function () {
+    takeButton.hidden = true;
+    takeForm.hidden = false;
+    document.getElementById("take-here-cancel").focus();
+  });
+  document.getElementById("take-here-cancel").addEventListener("click", function () {
+    takeForm.hidden = true;
+    takeButton.hidden = false;
+    takeButton.focus();
+  });
   awayButton.addEventListener("click", function () { act("POST", seatUrl(awayButton.dataset.position) + "/stand-in"); });
   timerForm.addEventListener("submit", function (e) {
     e.preventDefault();

@@ -1,7 +1,8 @@
 /* The teacher's overview of every open table, refreshed while it is open: "Pause all" with what it did, and
-   each table whose turn waits on an away student flagged at the top with the one button that helps. */
+   each table whose turn waits on an away student (or on a seat no device holds) flagged at the top with the
+   one button that helps. */
 import { api, clear, el, gettext, ngettext, poller, totals } from "./common.js";
-import { awayText } from "./manage.js";
+import { awayText, awayTurnButton } from "./manage.js";
 
 /* The tables "Pause all" pauses and resumes, and what the button does next: resume when every one of
    them is paused already. */
@@ -51,11 +52,13 @@ function start(root) {
     waiting.forEach(function (t) {
       const away = t.away_turn;
       waitingList.append(el("li", { "data-code": t.code },
-        el("span", { class: "away-turn-text", text: gettext("Table %(code)s is waiting for %(name)s (%(away)s): it is %(name)s's turn.",
-          { code: t.code, name: away.name, away: awayText(away.away_seconds) }) }), " ",
+        el("span", { class: "away-turn-text", text: away.empty ?
+          gettext("Table %(code)s: no device holds %(name)s's seat, and it is %(name)s's turn.", { code: t.code, name: away.name }) :
+          gettext("Table %(code)s is waiting for %(name)s (%(away)s): it is %(name)s's turn.",
+            { code: t.code, name: away.name, away: awayText(away.away_seconds) }) }), " ",
         el("button", { type: "button", class: "primary stand-in", "data-code": t.code, onclick: function () {
           act("POST", tableApi(t.code) + "/seats/" + away.position + "/stand-in");
-        } }, gettext("Let a computer play until %(name)s is back", { name: away.name }))));
+        } }, awayTurnButton(away))));
     });
     waitingBox.hidden = !waiting.length;
     const again = focusedCode && waitingList.querySelector("button[data-code='" + focusedCode + "']");
@@ -85,7 +88,8 @@ function start(root) {
       const status = { lobby: gettext("waiting for players"), finished: gettext("finished"),
         closed: gettext("closed") }[t.status] || t.status;
       const where = t.status === "playing" ? gettext("hand %(number)d", { number: t.match.hand }) : status;
-      const turn = t.away_turn ? gettext("%(name)s (away)", { name: t.turn }) : (t.turn || "");
+      const turn = !t.away_turn ? (t.turn || "") : t.away_turn.empty ? gettext("%(name)s (no device)", { name: t.turn }) :
+        gettext("%(name)s (away)", { name: t.turn });
       body.append(el("tr", { "data-code": t.code, class: t.away_turn ? "waiting" : "" },
         el("td", { "data-label": gettext("Code") }, el("b", { class: "code", text: t.code })),
         el("td", { "data-label": gettext("Table"), text: (t.name ? t.name + " · " : "") + (t.rules_title || t.rules) + " · " + t.deck.title }),
