@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .a11y_support import Checker, axe_source
 from .test_browser import open_table_in_browser
+from .test_teacher_page_browser import shoot
 
 SHOTS = Path("/tmp/shots/teacher")
 PHONE = {"width": 390, "height": 844}
@@ -17,11 +18,7 @@ WALL = {"width": 1920, "height": 1080}
 
 
 def _shoot(page, name, checker, label):
-    for size, tag in ((PHONE, "390"), (WALL, "1920")):
-        page.set_viewport_size(size)
-        page.screenshot(path=str(SHOTS / f"{name}-{tag}.png"), full_page=True)
-        checker.check(page, f"{label}, {tag} px")
-    page.set_viewport_size(WALL)
+    shoot(page, name, checker, label, SHOTS)
 
 
 def test_the_teachers_tablet_takes_the_pass_and_play_seats(live_app, teacher_page):

@@ -36,10 +36,11 @@ def _join(page, base, code, name):
     page.wait_for_url(f"**/t/{code}/play")
 
 
-def _shoot(page, name, checker, label):
+def shoot(page, name, checker, label, shots=SHOTS):
+    """The page at a phone's size and the wall's, each screenshot kept under `shots` and checked by axe."""
     for size, tag in ((PHONE, "390"), (WALL, "1920")):
         page.set_viewport_size(size)
-        page.screenshot(path=str(SHOTS / f"{name}-{tag}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{name}-{tag}.png"), full_page=True)
         checker.check(page, f"{label}, {tag} px")
     page.set_viewport_size(WALL)
 
@@ -67,7 +68,7 @@ def test_the_teacher_runs_the_period_from_the_tables_page_and_the_overview(live_
     # every seat filled: the lobby says what is happening, not "Waiting for players"
     teacher.wait_for_selector("#status >> text=Everyone is here: start when you are ready.")
     assert "Waiting for players" not in teacher.inner_text("#status")
-    _shoot(teacher, "manage-lobby", checker, "the table's page, everyone here")
+    shoot(teacher, "manage-lobby", checker, "the table's page, everyone here")
     teacher.click("#start")
     teacher.wait_for_selector("#status >> text=Playing hand 1")
 
@@ -82,7 +83,7 @@ def test_the_teacher_runs_the_period_from_the_tables_page_and_the_overview(live_
         assert items.nth(i).locator("p.seat-help").inner_text().strip()
     box = teacher.locator("#seats tr[data-seat='1'] summary").bounding_box()
     assert box["height"] >= 44
-    _shoot(teacher, "manage-playing-menu", checker, "the table's page, a seat's menu open")
+    shoot(teacher, "manage-playing-menu", checker, "the table's page, a seat's menu open")
 
     # the turn timer, mid-game: set, refused with a sentence, switched off
     teacher.fill("#turn-seconds", "60")
@@ -102,7 +103,7 @@ def test_the_teacher_runs_the_period_from_the_tables_page_and_the_overview(live_
     teacher.click("#seats tr[data-seat='1'] button.seat-action.computer")
     teacher.wait_for_selector("#seat-1-question >> text=Give Dan's seat to a computer player")
     assert teacher.evaluate("document.activeElement.id") == "seat-1-cancel"
-    _shoot(teacher, "manage-confirm", checker, "the table's page asking before a computer replaces a student")
+    shoot(teacher, "manage-confirm", checker, "the table's page asking before a computer replaces a student")
     teacher.click("#seat-1-cancel")
     teacher.wait_for_selector("#seat-1-question", state="detached")
     assert "computer player (" not in teacher.inner_text("#seats tr[data-seat='1']")
@@ -127,12 +128,12 @@ def test_the_teacher_runs_the_period_from_the_tables_page_and_the_overview(live_
     assert teacher.inner_text("#away-turn-button") == "Let a computer play until Cara is back"
     first = teacher.locator("#away-turn").bounding_box()
     assert first["y"] < teacher.locator("#seats").bounding_box()["y"]  # at the top, above the seats
-    _shoot(teacher, "manage-away-turn", checker, "the table's page flagging a turn waiting on an away student")
+    shoot(teacher, "manage-away-turn", checker, "the table's page flagging a turn waiting on an away student")
 
     overview = teacher_page()
     overview.set_viewport_size(WALL)
     overview.wait_for_selector(f"#waiting li[data-code='{code}'] >> text=waiting for Cara")
-    _shoot(overview, "overview-away-turn", checker, "the overview flagging a table waiting on an away student")
+    shoot(overview, "overview-away-turn", checker, "the overview flagging a table waiting on an away student")
     # Pause all: the button says what it will do, the line says what is
     overview.click("#pause-all")
     overview.wait_for_selector("#pause-all-state >> text=paused: no one can move")
@@ -140,7 +141,7 @@ def test_the_teacher_runs_the_period_from_the_tables_page_and_the_overview(live_
     assert overview.get_attribute("#pause-all", "aria-pressed") == "true"
     teacher.wait_for_selector("#status >> text=Paused")
     overview.wait_for_function("() => document.getElementById('waiting').hidden")  # paused: nobody is waited for
-    _shoot(overview, "overview-paused", checker, "the overview with every table paused")
+    shoot(overview, "overview-paused", checker, "the overview with every table paused")
     overview.click("#pause-all")
     overview.wait_for_selector("#pause-all-state >> text=Play goes on")
     teacher.wait_for_function("() => !document.getElementById('status').innerText.includes('Paused')")
