@@ -76,10 +76,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(accounts.bp)
     app.register_blueprint(studio.bp)
     app.register_blueprint(reports.bp)
-    from .web import classes
+    from .web import classes, learning
     app.register_blueprint(classes.bp)
+    app.register_blueprint(learning.bp)  # what the class remembers: its grid of works (issue #34)
     from .web import network
     app.register_blueprint(network.bp)  # the teacher's network check (issue #31)
+    from .web import homework
+    app.register_blueprint(homework.bp)  # homework against the computer (issue #34)
     errors.register(app)
     from .web import guard
     guard.register(app)  # 503 when the database does not answer, 413, join-code guessing (issue #8)

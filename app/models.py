@@ -122,6 +122,8 @@ class Table(TableMixin, db.Model):
     # Seconds between computer players' moves at this table (1-5, the teacher's choice); None: the app's.
     pace_seconds = db.Column(db.Float, nullable=True)
     class_id = db.Column(db.Integer, nullable=True)  # opened for a class (SchoolClass): students pick their name
+    # A homework game (Assignment): one roster student against computer players, opened by her link.
+    assignment_id = db.Column(db.Integer, nullable=True, index=True)
     version = db.Column(db.Integer, nullable=False, default=0)
 
     seats = db.relationship("Seat", order_by="Seat.position", back_populates="table", lazy="selectin",
@@ -451,3 +453,33 @@ class ReviewCard(db.Model):
     reviews = db.Column(db.Integer, nullable=False)
     lapses = db.Column(db.Integer, nullable=False)        # how many of its reviews were "again"
     state_json = db.Column(db.Text, nullable=False)       # fsrs.Card.to_dict(), as JSON
+
+
+# ----------------------------------------------------------------------------------------------------
+# Homework (issue #34): a deck and rules assigned to a class, played alone against computer players
+# ----------------------------------------------------------------------------------------------------
+class Assignment(db.Model):
+    """Homework for a class's roster (app/services/homework.py): its students open one link (`code`), pick
+    their name and play games of these rules against computer players between the opening and the due
+    date, each game a table of its own (Table.assignment_id). The dates are the teacher's calendar days
+    in her time zone when she set them; `opens_at` and `due_at` are the moments they stand for."""
+    __tablename__ = "assignments"
+
+    id = db.Column(db.Integer, primary_key=True)
+    code = db.Column(db.String(8), nullable=False, unique=True, index=True)  # the link: /h/<code>
+    teacher_id = db.Column(db.Integer, db.ForeignKey("teachers.id"), nullable=False, index=True)
+    class_id = db.Column(db.Integer, db.ForeignKey("classes.id"), nullable=False, index=True)
+    name = db.Column(db.String(80), nullable=False, default="")
+    deck_id = db.Column(db.String(80), nullable=False)     # as a table's: a studio deck frozen when assigned
+    rules = db.Column(db.String(40), nullable=False)
+    options_json = db.Column(db.Text, nullable=False, default="{}")  # overrides of the preset
+    computers = db.Column(db.Integer, nullable=False, default=2)     # computer players beside the student
+    bot = db.Column(db.String(40), nullable=False, default="memory")  # their strength
+    games = db.Column(db.Integer, nullable=False, default=1)         # how many finished games count as done
+    language = db.Column(db.String(5), nullable=False, default="en")
+    time_zone = db.Column(db.String(64), nullable=False, default="UTC")
+    opens_on = db.Column(db.String(10), nullable=False)    # YYYY-MM-DD, the first day, in time_zone
+    due_on = db.Column(db.String(10), nullable=False)      # YYYY-MM-DD, the last day, in time_zone
+    opens_at = db.Column(db.Float, nullable=False)         # the first day's midnight there
+    due_at = db.Column(db.Float, nullable=False)           # the midnight that ends the last day there
+    created_at = db.Column(db.Float, nullable=False, default=_now)

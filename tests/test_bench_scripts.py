@@ -107,6 +107,9 @@ def test_compare_serves_two_versions_side_by_side_and_reports_each_rounds_ratio(
 def test_review_deal_reads_due_works_and_deals_them_back():
     out = json.loads(run("review_deal.py", "--students", "3", "--due", "6", "--rounds", "6").stdout)
     assert out["rounds"] == 6 and out["cpu_ms_median"] > 0 and 0 < out["works_dealt_back_per_game"] <= 6
+    whole = json.loads(run("review_deal.py", "--students", "3", "--due", "6", "--rounds", "6", "--homework").stdout)
+    assert whole["measured"] == "homework start" and whole["cpu_ms_median"] > 0
+    assert 0 < whole["works_dealt_back_per_game"] <= 6  # her due works, in the computers' hands of each new game
 
 
 def test_review_sim_plays_both_conditions_on_the_same_seeds():

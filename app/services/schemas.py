@@ -182,6 +182,49 @@ class NewTable(Body):
 
 
 # ----------------------------------------------------------------------------------------------------
+# Homework
+# ----------------------------------------------------------------------------------------------------
+MAX_HOMEWORK_GAMES = 20
+Day = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
+
+
+class NewAssignment(Body):
+    """Homework for one of the teacher's classes: POST /api/classes/<number>/assignments, and its form."""
+    name: Annotated[Plain80, What(N_("the homework's name"))] = ""
+    rules: Annotated[Preset, What(N_("the rules"), N_('unknown rules "%(value)s"; choose one of %(choices)s'))] \
+        = "standard"
+    deck: Annotated[Plain120 | None, What('"deck"')] = Field(
+        None, description="A deck id of the library, or studio:<number> (see /api/catalog); default: the rules' deck.")
+    options: Annotated[dict[Plain40, OptionValue], What('"options"')] = Field(
+        default_factory=dict, description="Overrides of the preset's options (see /api/catalog); naming from "
+                                          "memory is on by default for a deck of works.")
+    computers: Annotated[int, Field(ge=1, le=5), BeforeValidator(_whole), What(N_("the number of computer players"))] \
+        = Field(2, description="Computer players beside the student, 1 to 5.")
+    bot: Annotated[Bot, What(N_("the computer player"), N_(
+        'unknown computer player "%(value)s"; choose one of %(choices)s'))] = Field(
+        "memory", description="The computer players' strength.")
+    games: Annotated[int, Field(ge=1, le=MAX_HOMEWORK_GAMES), BeforeValidator(_whole),
+                     What(N_("the number of games"))] = Field(1, description="Finished games that count as done.")
+    opens: Annotated[Day | None, What(N_("the opening day"), N_('the opening day is a date as 2026-12-31, not '
+                                                               '"%(value)s"'))] = Field(
+        None, description="The first day (YYYY-MM-DD, in the teacher's time zone); default: today.")
+    due: Annotated[Day, What(N_("the due date"), N_('the due date is a date as 2026-12-31, not "%(value)s"'))] = Field(
+        description="The last day (YYYY-MM-DD, in the teacher's time zone): the link closes at its end.")
+    language: Annotated[Language | None, What('"language"', N_(
+        '"language" is one of %(choices)s, not "%(value)s"'), code="unknown-language"),
+        WithJsonSchema({"type": "string", "enum": list(LANGUAGES)})] = Field(
+        None, description="The language its games play in; default: the teacher's interface language.")
+
+
+class HomeworkStart(Body):
+    """POST /api/homework/<code>: a roster student starts (or goes on with) her homework game."""
+    student: Annotated[int, Field(ge=1), BeforeValidator(_not_bool), What(N_("the student"))] = Field(
+        description="The id of the roster student picked (see GET /api/homework/<code>).")
+    word: Annotated[Plain20 | None, What(N_("the class word"))] = Field(
+        None, description="The class word, when the class has one.")
+
+
+# ----------------------------------------------------------------------------------------------------
 # Seats and moves
 # ----------------------------------------------------------------------------------------------------
 class JoinRequest(Body):
@@ -349,6 +392,8 @@ def explain(model: type[Body], error: Mapping[str, Any]) -> Phrase:
         where = loc[-2] if len(loc) > 1 and isinstance(loc[-2], str) and loc[-2] not in MOVE_KINDS else None
         sentence = (say(N_('unknown field "%(field)s" in %(where)s'), field=loc[-1], where=f'"{where}"') if where
                     else say(N_('unknown field "%(field)s"'), field=loc[-1]))
+    elif kind == "string_pattern_mismatch" and what and what.wrong:
+        sentence = say(what.wrong, value=value)  # (a date as YYYY-MM-DD)
     elif kind in ("literal_error", "enum"):
         wrong = what.wrong if what and what.wrong else N_('%(what)s is one of %(choices)s, not "%(value)s"')
         fields = {"what": name, "choices": choices, "value": value}  # those the sentence names

@@ -117,7 +117,7 @@ def table_language(value: str | None, default: str = DEFAULT_LANGUAGE) -> str:
 COMPUTER_NAME = N_("Computer %(number)d")
 
 
-def _computer_name(taken: set[str], language: str) -> str:
+def computer_name(taken: set[str], language: str) -> str:
     """A computer player's name in the table's language ("Computer 1", "Компьютер 1"), the first number
     not taken. Kept in the seat as said then: a table's existing computers keep the names they have.
     (A name, not a sentence said at the web's edge: it is stored, in the table's language, not the
@@ -235,7 +235,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
         seats.append(seat)
     for seat in seats:
         if seat.kind == "computer" and not seat.name:
-            seat.name = _computer_name(taken, language)
+            seat.name = computer_name(taken, language)
             taken.add(name_key(seat.name))
         seat.name_key = name_key(seat.name) if seat.name else None
 
@@ -534,7 +534,7 @@ def set_kind(table: TableLike, position: Any, kind: str, bot: str | None = None)
             old = seat.name
             if seat.kind != "computer" and (table.status == "lobby" or not seat.name):
                 taken = {name_key(s.name) for s in table.seats if s.name and s is not seat}
-                seat.name = _computer_name(taken, table.language)
+                seat.name = computer_name(taken, table.language)
                 seat.name_key = name_key(seat.name)
             # During play a computer stands in under the student's name: the deal goes on as the same player,
             # and its record says who sat there, not "Computer 3".
@@ -862,7 +862,8 @@ def close(table: TableLike) -> None:
 
 
 def open_tables(teacher_id: int, limit: int = 100) -> list[Table]:
-    """The teacher's open tables, the newest first."""
-    found: list[Table] = (Table.query.filter(Table.status.in_(OPEN_STATUSES), Table.teacher_id == teacher_id)
+    """The teacher's open tables, the newest first (not her students' homework games: app/services/homework.py)."""
+    found: list[Table] = (Table.query.filter(Table.status.in_(OPEN_STATUSES), Table.teacher_id == teacher_id,
+                                             Table.assignment_id.is_(None))
                           .order_by(Table.created_at.desc(), Table.id.desc()).limit(limit).all())
     return found

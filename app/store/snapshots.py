@@ -126,6 +126,8 @@ class TableLike(Protocol):
     @property
     def class_id(self) -> int | None: ...
     @property
+    def assignment_id(self) -> int | None: ...
+    @property
     def seats(self) -> Sequence[SeatLike]: ...
     @property
     def deals(self) -> Sequence[DealLike]: ...
@@ -212,6 +214,7 @@ class TableSnapshot(TableMixin):
     locked: bool
     pace_seconds: float | None
     class_id: int | None = None  # opened for a class (models.Table)
+    assignment_id: int | None = None  # a homework game (models.Assignment)
     seats: tuple[SeatSnapshot, ...] = ()
     deals: tuple[DealSnapshot, ...] = ()
 

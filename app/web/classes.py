@@ -11,7 +11,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from ..i18n import translated
-from ..services import classes
+from ..services import classes, homework
 from ..services.errors import ServiceError
 from .asking import teachers_only
 
@@ -42,7 +42,8 @@ def create() -> ResponseReturnValue:
 
 def _page(school_class: Any, error: ServiceError | None = None) -> str | tuple[str, int]:
     page = render_template("classes/class.html", school_class=school_class,
-                           roster=classes.on_roster(school_class), error=translated(error) if error else None)
+                           roster=classes.on_roster(school_class), assignments=homework.of_class(school_class),
+                           error=translated(error) if error else None)
     return (page, error.status) if error else page
 
 

@@ -29,7 +29,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..decks.errors import N_plural, say
 from ..i18n import translated
-from ..services import ratelimit, reading, tables
+from ..services import homework, ratelimit, reading, tables
 from ..services.errors import BadRequest, TooManyAttempts
 from . import asking
 from .seating import ask_token, browser_id, device_description
@@ -174,30 +174,47 @@ def joining() -> dict[str, Any]:
             "asked": ask_token(request_table_code() or "")}
 
 
+def _refuse_word_guessers() -> None:
+    """A 429 with a sentence (and Retry-After) once this browser, or its address, tried too many wrong
+    class words; each wrong word counts for both (`_count_guess("class-word")`)."""
+    config = current_app.config
+    window = config["JOIN_GUESS_WINDOW"]
+    browser_key = _browser_key("class-word")
+    wait = ratelimit.blocked(browser_key, config["CLASS_WORD_LIMIT"], window) if browser_key else 0
+    if wait:
+        _refuse(wait, N_plural(
+            "Too many wrong class words were tried in this browser. "
+            "Check the word on the projector and try again in %(num)d minute.",
+            "Too many wrong class words were tried in this browser. "
+            "Check the word on the projector and try again in %(num)d minutes."))
+    wait = ratelimit.blocked(_address_key("class-word"), config["CLASS_WORD_ADDRESS_LIMIT"], window)
+    if wait:
+        _refuse(wait, N_plural(
+            "Too many wrong class words were tried from this network. "
+            "Check the word on the projector and try again in %(num)d minute.",
+            "Too many wrong class words were tried from this network. "
+            "Check the word on the projector and try again in %(num)d minutes."))
+
+
 def join_from_roster(table, student: Any, word: Any):
     """`tables.join_from_roster` with the class word's guesses limited like join codes: per browser, then
     per address, a 429 with a sentence and Retry-After once a limit is reached (the table's teacher
     never is); each wrong word counts for both."""
-    config = current_app.config
-    window = config["JOIN_GUESS_WINDOW"]
     if not asking.is_teacher(table):
-        browser_key = _browser_key("class-word")
-        wait = ratelimit.blocked(browser_key, config["CLASS_WORD_LIMIT"], window) if browser_key else 0
-        if wait:
-            _refuse(wait, N_plural(
-                "Too many wrong class words were tried in this browser. "
-                "Check the word on the projector and try again in %(num)d minute.",
-                "Too many wrong class words were tried in this browser. "
-                "Check the word on the projector and try again in %(num)d minutes."))
-        wait = ratelimit.blocked(_address_key("class-word"), config["CLASS_WORD_ADDRESS_LIMIT"], window)
-        if wait:
-            _refuse(wait, N_plural(
-                "Too many wrong class words were tried from this network. "
-                "Check the word on the projector and try again in %(num)d minute.",
-                "Too many wrong class words were tried from this network. "
-                "Check the word on the projector and try again in %(num)d minutes."))
+        _refuse_word_guessers()
     try:
         return tables.join_from_roster(table, student, word, **joining())
+    except BadRequest as refused:
+        if refused.code == "wrong-class-word":
+            _count_guess("class-word")
+        raise
+
+
+def start_homework(assignment, student: Any, word: Any):
+    """`homework.start` for this browser, the class word's guesses limited as at a class's table."""
+    _refuse_word_guessers()
+    try:
+        return homework.start(assignment, student, word, browser=browser_id(make=True))
     except BadRequest as refused:
         if refused.code == "wrong-class-word":
             _count_guess("class-word")

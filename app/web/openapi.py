@@ -50,13 +50,151 @@ def _body(schema: dict[str, Any], example: Any = None) -> dict[str, Any]:
 def request_schemas() -> dict[str, Any]:
     """The request bodies' schemas, generated from the models that check them (app/services/schemas.py)."""
     models = (schemas.NewTable, schemas.JoinRequest, schemas.SeatChange, schemas.MoveRequest, schemas.HintRequest,
-              schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer, schemas.TimerRequest)
+              schemas.PauseRequest, schemas.LockRequest, schemas.AskAnswer, schemas.TimerRequest,
+              schemas.NewAssignment, schemas.HomeworkStart)
     _, top = models_json_schema([(model, "validation") for model in models],
                                 ref_template="#/components/schemas/{model}")
     found: dict[str, Any] = top["$defs"]
     options = found["NewTable"]["properties"]["options"]
     options["properties"] = {name: {"description": option_words(name).help} for name in OPTION_NAMES}
     return found
+
+
+CLASS = {"name": "number", "in": "path", "required": True, "description": "One of the teacher's classes (/classes).",
+         "schema": {"type": "integer", "minimum": 1}}
+ASSIGNMENT = {"name": "number", "in": "path", "required": True, "description": "One of the teacher's homework "
+              "assignments.", "schema": {"type": "integer", "minimum": 1}}
+LINK = {"name": "code", "in": "path", "required": True, "description": "The homework link's code (/h/<code>).",
+        "schema": {"type": "string", "example": "KM3PXT"}}
+ASSIGNED = {"type": "object", "properties": {
+    "id": {"type": "integer"}, "code": {"type": "string"}, "name": {"type": "string"}, "rules": {"type": "string"},
+    "deck": {"type": "string"}, "computers": {"type": "integer"}, "bot": {"type": "string"},
+    "games": {"type": "integer", "description": "Finished games that count as done."},
+    "language": {"type": "string"}, "time_zone": {"type": "string", "description": "The teacher's, when assigned."},
+    "opens_on": {"type": "string", "format": "date"}, "due_on": {"type": "string", "format": "date"},
+    "opens_at": {"type": "string", "format": "date-time"},
+    "due_at": {"type": "string", "format": "date-time", "description": "The midnight that ends the due date."},
+    "status": {"type": "string", "enum": ["upcoming", "open", "closed"]},
+    "link": {"type": "string", "description": "The link the students open."}}}
+NO_CLASS = _error("No such class of this teacher's (`unknown-class`).")
+NO_HOMEWORK = _error("No homework with this link (`unknown-homework`).")
+
+
+def homework_paths() -> dict[str, Any]:
+    """Homework (issue #34): the teacher's assignments, and a student's link."""
+    progress = {"type": "array", "items": {"type": "object", "properties": {
+        "student": {"type": "integer"}, "name": {"type": "string"}, "done": {"type": "integer"},
+        "wanted": {"type": "integer"}, "playing": {"type": "boolean"},
+        "last_played": {"type": ["string", "null"], "format": "date-time"}}}}
+    named = {"type": "array", "items": {"type": "object", "properties": {
+        "card": {"type": "string"}, "title": {"type": "string"},
+        "verdict": {"type": "string", "enum": ["right", "almost", "hinted", "wrong", "passed"]},
+        "due": {"type": ["string", "null"], "format": "date-time"},
+        "again": {"type": "string", "description": 'When it comes back, in words ("again in 3 days").'}}}}
+    me = {"type": ["object", "null"], "description": "The student this browser tapped, with her games and schedule.",
+          "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "games_done": {"type": "integer"},
+                         "games_wanted": {"type": "integer"}, "playing": {"type": "boolean"},
+                         "named": named, "due_now": {"type": "integer"},
+                         "next_due": {"type": ["string", "null"], "format": "date-time"},
+                         "due_next_day": {"type": "integer"},
+                         "nudge": {"type": "string", "description": "When her next review is worth doing."}}}
+    return {
+        "/api/classes/{number}/assignments": {
+            "get": {"summary": "The class's homework assignments, the latest due first.", "parameters": [CLASS],
+                    "responses": {"200": _json({"type": "object", "properties": {
+                        "assignments": {"type": "array", "items": ASSIGNED}}}), "401": LOGIN, "404": NO_CLASS}},
+            "post": {"summary": "Assign homework to the class: its students play these rules against computer "
+                               "players from the opening day to the end of the due date (the teacher's time zone).",
+                     "description": "For a deck of works, the works are named from memory and a student's missed "
+                                    "works are dealt back to the computers (`review_deals`) unless `options` say "
+                                    "otherwise.",
+                     "parameters": [CLASS],
+                     "requestBody": _body({"$ref": "#/components/schemas/NewAssignment"}, {
+                         "name": "Week 3", "rules": "standard", "deck": "authors-1861", "computers": 2,
+                         "bot": "memory", "games": 3, "due": "2026-12-18"}),
+                     "responses": {"201": _json(ASSIGNED, "The assignment."), "400": BAD, "401": LOGIN,
+                                   "404": NO_CLASS}}},
+        "/api/assignments/{number}": {"get": {
+            "summary": "An assignment and who has done how much: each roster student's finished games (those "
+                       "ended before the link closed), a game under way, when last played.",
+            "parameters": [ASSIGNMENT],
+            "responses": {"200": _json({"type": "object", "properties": {"assignment": ASSIGNED,
+                                                                          "progress": progress}}),
+                          "401": LOGIN, "404": _error("No such homework of this teacher's (`unknown-homework`).")}}},
+        "/api/homework/{code}": {
+            "get": {"summary": "A homework link as its students see it: its days, whether it is open, the roster "
+                               "to tap, and the student this browser tapped (what she named last, when each work "
+                               "comes back).",
+                    "parameters": [LINK],
+                    "responses": {"200": _json({"type": "object", "properties": {
+                        "name": {"type": "string"}, "rules": {"type": "string"},
+                        "status": {"type": "string", "enum": ["upcoming", "open", "closed"]},
+                        "opens_on": {"type": "string", "format": "date"}, "due_on": {"type": "string", "format": "date"},
+                        "word": {"type": "boolean", "description": "The class word is asked."},
+                        "message": {"type": ["string", "null"], "description": "Why no game starts now."},
+                        "roster": {"type": "array", "items": {"type": "object", "properties": {
+                            "id": {"type": "integer"}, "name": {"type": "string"}}}},
+                        "me": me}}), "404": NO_HOMEWORK}},
+            "post": {"summary": "A roster student starts her homework game, or goes on with the one under way; this "
+                               "browser holds her seat (play it with /api/tables/{table}).",
+                     "parameters": [LINK],
+                     "requestBody": _body({"$ref": "#/components/schemas/HomeworkStart"}, {"student": 12}),
+                     "responses": {
+                         "200": _json({"type": "object", "properties": {
+                             "table": {"type": "string"}, "seat": {"type": "integer"},
+                             "resumed": {"type": "boolean", "description": "Her game under way (false: a new deal)."},
+                             "play": {"type": "string"}}}),
+                         "400": _error("A name not on the class's roster (`unknown-student`), the class word "
+                                       "missing or wrong (`class-word-missing`, `wrong-class-word`)."),
+                         "404": NO_HOMEWORK,
+                         "409": _error("The link is not open yet (`homework-not-open`) or closed (`homework-closed`); "
+                                       "her game is open on another device right now (`open-elsewhere`)."),
+                         "429": _error("Too many wrong class words (`too-many-attempts`, Retry-After).")}}},
+    }
+
+
+def learning_paths() -> dict[str, Any]:
+    """What the class remembers (issue #34): the grid of a class's students and a deck's works."""
+    choice = {"type": "object", "properties": {"key": {"type": "string"}, "title": {"type": "string"},
+                                               "reviews": {"type": "integer"}}}
+    cell = {"type": "object", "properties": {
+        "card": {"type": "string"},
+        "state": {"type": "string", "enum": ["recalled", "due", "missed", "never"],
+                  "description": "never: not named yet; missed: wrong or passed the last time; due: right (or "
+                                 "almost, or with a hint) the last time and due again now; recalled: the same, "
+                                 "not due yet."},
+        "due": {"type": ["string", "null"], "format": "date-time", "description": "When it is due again."},
+        "due_day": {"type": ["string", "null"], "format": "date", "description": "That day, in `time_zone`."},
+        "reviews": {"type": "integer", "description": "How many times she named it."}}}
+    student = {"type": "object", "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"},
+        "removed": {"type": "boolean", "description": "Taken off the roster (listed while she has reviews in the deck)."},
+        "days_practised": {"type": "integer", "description": "Days (in `time_zone`) she named a work of any deck."},
+        "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "due_now": {"type": "array", "items": {"type": "string"}, "description": "The works due now (missed "
+                                                                                   "ones too), as cards."},
+        "cells": {"type": "array", "items": cell, "description": "In the order of `works`."}}}
+    grid = {"type": "object", "properties": {
+        "class": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}},
+        "deck": {"type": "object", "properties": {"key": {"type": "string"}, "title": {"type": "string"}}},
+        "decks": {"type": "array", "items": choice, "description": "The decks the class has reviews in, the most "
+                                                                    "reviewed first."},
+        "now": {"type": "string", "format": "date-time"},
+        "time_zone": {"type": "string", "description": "The teacher's (UTC until her browser told it)."},
+        "works": {"type": "array", "items": {"type": "object", "properties": {
+            "card": {"type": "string"}, "title": {"type": "string"}, "set": {"type": "string"},
+            "set_name": {"type": "string"}}}, "description": "Every work of the deck, set by set, in its order."},
+        "students": {"type": "array", "items": student}}}
+    deck = {"name": "deck", "in": "query", "required": False, "schema": {"type": "string", "example": "authors-1861"},
+            "description": "A deck key: a built-in deck's id or studio:<number>; by default the deck the class "
+                           "has most reviews in."}
+    return {"/api/classes/{number}/learning": {"get": {
+        "summary": "What the class remembers: each roster student's state of each work of a deck (recalled, "
+                   "due, missed, never seen), when it is due again, the days she practised, her works due now.",
+        "parameters": [CLASS, deck],
+        "responses": {"200": _json(grid), "401": LOGIN,
+                      "404": _error("No such class of this teacher's (`unknown-class`), or no such deck "
+                                    "(`unknown-deck`).")}}}}
 
 
 def openapi_document() -> dict[str, Any]:
@@ -311,6 +449,8 @@ def openapi_document() -> dict[str, Any]:
                     "404": _error("No such table or hand, or a record this browser may not read "
                                   "(`not-your-record`)."),
                     "409": _error("The hand is still being played (`hand-in-play`).")}}},
+            **homework_paths(),
+            **learning_paths(),
         },
         "components": {"schemas": request_schemas() | {
             "Error": {"type": "object", "properties": {"error": {"type": "object", "properties": {

@@ -66,6 +66,25 @@ def forget_ask(code: str) -> None:
         session["asks"] = asks
 
 
+def remember_homework(code: str, student_id: int) -> None:
+    """This browser's student at the homework with this link (her page shows her games, not the roster)."""
+    who = _bucket("homework")
+    who[code] = student_id
+    _save("homework", who)
+
+
+def homework_student(code: str) -> int | None:
+    student = _bucket("homework").get(code)
+    return student if isinstance(student, int) else None
+
+
+def forget_homework(code: str) -> None:
+    who = _bucket("homework")
+    if code in who:
+        who.pop(code)
+        session["homework"] = who
+
+
 def browser_id(make: bool = False) -> str | None:
     """This browser's random id (kept in its session cookie), made now when `make` and it has none."""
     browser = session.get(BROWSER)

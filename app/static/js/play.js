@@ -322,6 +322,11 @@ function start(root) {
     if (finished.length > seenDeals || (s.status === "finished" && finished.length)) {
       const hand = finished[finished.length - 1];
       renderSummary(summary, s, hand);
+      if (s.status === "finished" && root.dataset.homework) {
+        // A homework game: her page says what she named and when each work comes back.
+        summary.append(el("p", {}, el("a", { class: "button primary big", id: "homework-back", href: root.dataset.homework },
+          gettext("See what comes back, and when"))));
+      }
       if (s.status !== "finished") {
         summary.append(el("p", { text: gettext("The next hand has been dealt, with the deal moved one seat to the left.") }),
           el("button", { type: "button", id: "next-hand", onclick: function () {
