@@ -121,6 +121,20 @@ def test_another_teachers_homework_and_class_are_not_found(app):
     assert other.get(f"/api/assignments/{made['id']}").status_code == 404
     assert other.get(f"/homework/{made['id']}").status_code == 404
     assert other.post(f"/api/classes/{class_id}/assignments", json={"due": _day(3)}).status_code == 404
+    assert other.get(f"/homework/{made['id']}/qr.svg").status_code == 404
+
+
+def test_the_assignments_qr_code_is_its_link_on_the_public_address(app):
+    from app.services.qr import qr_svg
+
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5000"
+    teacher, class_id, _students = _class(app)
+    made = assign(teacher, class_id)
+    assert made["link"] == f"http://192.168.1.20:5000/h/{made['code']}"
+    qr = teacher.get(f"/homework/{made['id']}/qr.svg")
+    assert qr.mimetype == "image/svg+xml" and qr.get_data(as_text=True) == qr_svg(made["link"])
+    again = teacher.get(f"/homework/{made['id']}/qr.svg", headers={"If-None-Match": qr.headers["ETag"]})
+    assert again.status_code == 304
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -3,11 +3,10 @@ opens the link (/h/<code>), taps her name and plays against computer players, an
 when. Thin routes over app/services/homework.py; the JSON API beside the pages (/api/...)."""
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import current_user
 
@@ -19,11 +18,10 @@ from ..languages import LANGUAGES
 from ..services import classes, homework, schemas
 from ..services.catalog import BOT_NAMES, catalog
 from ..services.errors import ServiceError
-from ..services.qr import qr_svg
 from . import guard, seating
 from .api import json_body
 from .asking import teacher, teacher_required
-from .links import public_url
+from .links import public_url, qr_of_link
 from .tables import kept_language
 
 bp = Blueprint("homework", __name__)
@@ -155,11 +153,7 @@ def delete(number: int) -> ResponseReturnValue:
 @teacher_required
 def qr(number: int) -> ResponseReturnValue:
     assignment = homework.get_own(current_user.id, number)
-    link = public_url("homework.student_page", code=assignment.code)
-    response = Response(qr_svg(link), mimetype="image/svg+xml")
-    response.set_etag(hashlib.sha256(link.encode()).hexdigest()[:32])
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    return response.make_conditional(request)
+    return qr_of_link(public_url("homework.student_page", code=assignment.code))
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -2,11 +2,14 @@
 address, never on the request's Host header, which whoever sends the request chooses."""
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, url_for
+from flask import Flask, Response, current_app, request, url_for
+
+from ..services.qr import qr_svg
 
 # Where `authors serve` listens by default; a server started otherwise names its address (PUBLIC_URL).
 FALLBACK = "http://127.0.0.1:5000"
@@ -20,6 +23,16 @@ def public_url(endpoint: str, **values: Any) -> str:
     """url_for's path on the public address. A path in PUBLIC_URL (the app behind a proxy's prefix) is
     not doubled when the request already carries it as its script root."""
     return _on_base(public_base(), url_for(endpoint, _external=False, **values))
+
+
+def qr_of_link(link: str) -> Response:
+    """A link's QR code (SVG). The link comes from the configuration, the same for every request: an
+    address that changes (a laptop on another network) is seen within the hour, revalidated by its ETag."""
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
+    response.set_etag(hashlib.sha256(link.encode()).hexdigest()[:32])
+    response.headers["Cache-Control"] = "private, max-age=3600"
+    response.make_conditional(request)  # (304 when the ETag matches: the same response, changed in place)
+    return response
 
 
 def _on_base(base: str, path: str) -> str:

@@ -59,11 +59,15 @@ def ask_token(code: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
+def _forget(key: str, code: str) -> None:
+    held = _bucket(key)
+    if code in held:
+        held.pop(code)
+        session[key] = held
+
+
 def forget_ask(code: str) -> None:
-    asks = _bucket("asks")
-    if code in asks:
-        asks.pop(code)
-        session["asks"] = asks
+    _forget("asks", code)
 
 
 def remember_homework(code: str, student_id: int) -> None:
@@ -79,10 +83,7 @@ def homework_student(code: str) -> int | None:
 
 
 def forget_homework(code: str) -> None:
-    who = _bucket("homework")
-    if code in who:
-        who.pop(code)
-        session["homework"] = who
+    _forget("homework", code)
 
 
 def browser_id(make: bool = False) -> str | None:

@@ -1,7 +1,6 @@
 """Pages around a table: open one, join one, the teacher's table page, the projector, the overview."""
 from __future__ import annotations
 
-import hashlib
 import json
 
 from flask import Blueprint, Response, redirect, render_template, request, url_for
@@ -22,7 +21,7 @@ from ..services.errors import Conflict, ServiceError
 from ..services.qr import qr_svg
 from . import asking, guard, seating
 from .asking import teacher_required
-from .links import public_url
+from .links import public_url, qr_of_link
 from .table_code import clean, typed_table_code
 
 bp = Blueprint("tables", __name__)
@@ -380,13 +379,7 @@ def projector(code: str):
 @bp.get("/t/<code>/qr.svg")
 def qr(code: str):
     table = table_service.read(code)
-    link = public_url("tables.join_link", code=table.code)
-    response = Response(qr_svg(link), mimetype="image/svg+xml")
-    # The link comes from the configuration, the same for every request: an address that changes
-    # (a laptop on another network) is seen within the hour, revalidated by its ETag.
-    response.set_etag(hashlib.sha256(link.encode()).hexdigest()[:32])
-    response.headers["Cache-Control"] = "private, max-age=3600"
-    return response.make_conditional(request)
+    return qr_of_link(public_url("tables.join_link", code=table.code))
 
 
 @bp.get("/teacher")
