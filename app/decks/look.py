@@ -33,6 +33,22 @@ def is_playing_deck(deck: Deck) -> bool:
     return bool(cards) and sum(rank_and_suit(c.title) is not None for c in cards) * 4 >= len(cards) * 3
 
 
+def set_letter(position: int) -> str:
+    """A set's letter by its place in the deck (0-based): A to Z, then AA, AB ... as spreadsheets count."""
+    letters = ""
+    position += 1
+    while position:
+        position, rest = divmod(position - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def card_marks(deck: Deck) -> dict[str, str]:
+    """Each card's index as old quartets print it, its set's letter and its place in the set ("B2"): a
+    child who cannot read yet asks for "B2"."""
+    return {card.id: f"{set_letter(i)}{card.index}" for i, card_set in enumerate(deck.sets) for card in card_set.cards}
+
+
 def set_colors(deck: Deck) -> dict[str, str]:
     """Each set's colour (#rrggbb): its own, else the palette's in the order of the sets."""
     return {s.id: s.color or PALETTE[i % len(PALETTE)] for i, s in enumerate(deck.sets)}

@@ -45,6 +45,8 @@ def _fail(message: str) -> None:
                    "and the other Letter regions, A4 for every other language.")
 @click.option("--card", type=click.Choice(list(geometry.CARDS)), help="Card size (default poker).")
 @click.option("--bleed", is_flag=True, help="3 mm of background past each cut line.")
+@click.option("--index", "card_index", is_flag=True,
+              help="Print each card's quartet index (A1, B2 ...: its set's letter and its place) instead of 2/4.")
 @click.option("--backs", is_flag=True, help="A sheet of backs after each sheet of fronts.")
 @click.option("--duplex", type=click.Choice(geometry.DUPLEX),
               help="Which edge the printer turns the sheet over (default long); implies --backs.")
@@ -61,7 +63,7 @@ def _fail(message: str) -> None:
 @click.option("--players", type=int, help="Score pad: number of players (default 4).")
 @click.option("--hands", type=int, help="Score pad: number of hands (default 5).")
 def print_command(deck: str | None, output: str | None, paper: str | None, card: str | None, bleed: bool,
-                  backs: bool, duplex: str | None, back_offset_x: float | None,
+                  card_index: bool, backs: bool, duplex: str | None, back_offset_x: float | None,
                   back_offset_y: float | None, alignment: bool, rules: str | None, lang: str | None,
                   scorepad: bool, players: int | None, hands: int | None) -> None:
     """Make a PDF ready to print: the cards of DECK (a deck id or a deck file), or the duplex
@@ -74,12 +76,12 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
     mode = modes[0]
     offset_given = back_offset_x is not None or back_offset_y is not None
     allowed = {
-        "DECK": {"card", "bleed", "backs", "duplex", "offset"},
+        "DECK": {"card", "bleed", "index", "backs", "duplex", "offset"},
         "--alignment": {"duplex", "offset", "lang"},
         "--rules": {"lang"},
         "--scorepad": {"players", "hands", "lang"},
     }[mode]
-    given = {"card": card is not None, "bleed": bleed, "backs": backs,
+    given = {"card": card is not None, "bleed": bleed, "index": card_index, "backs": backs,
              "duplex": duplex is not None, "offset": offset_given, "players": players is not None,
              "hands": hands is not None, "lang": lang is not None}
     stray = [name for name, on in given.items() if on and name not in allowed]
@@ -95,7 +97,7 @@ def print_command(deck: str | None, output: str | None, paper: str | None, card:
         if mode == "DECK":
             found = _load_deck(deck)
             paper = paper or geometry.default_paper(found.language)
-            options = PrintOptions(paper=paper, card=card or "poker", bleed=bleed,
+            options = PrintOptions(paper=paper, card=card or "poker", bleed=bleed, index=card_index,
                                    backs=backs or duplex is not None or offset_given,
                                    duplex=duplex or "long", back_offset=(back_offset_x or 0.0, back_offset_y or 0.0))
             data, what, default_name = _deck_pdf(found, options), f"{found.card_count} cards", f"{found.id}-{paper}.pdf"

@@ -13,7 +13,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.lib.utils import ImageReader
 
 from ..decks import Card, CardSet, Deck
-from ..decks.look import deck_color, is_playing_deck, rank_and_suit, set_colors
+from ..decks.look import card_marks, deck_color, is_playing_deck, rank_and_suit, set_colors
 from . import textfit
 from .errors import PrintError, Text
 from .fonts import FontPair
@@ -26,7 +26,7 @@ RED = HexColor("#c0162c")
 BLACK = HexColor("#111111")
 SUITS = {"♠": BLACK, "♣": BLACK, "♤": BLACK, "♧": BLACK, "♥": RED, "♦": RED, "♡": RED, "♢": RED}
 READABLE = 5.0  # points: the smallest minimum size, however small the card
-FIXED_TEXT = "0123456789/"  # printed by the layout itself (a card's index), not taken from the deck
+FIXED_TEXT = "0123456789/ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # printed by the layout itself (a card's index)
 DEFAULT_SET_LABEL = Deck.set_label  # what a set is called when the deck says nothing: printed in the deck's language
 
 
@@ -56,9 +56,10 @@ class Sizes:
 class DeckLook:
     """What every card of a deck shares: fonts, colours, style, images."""
 
-    def __init__(self, deck: Deck, fonts: FontPair):
+    def __init__(self, deck: Deck, fonts: FontPair, marks: bool = False):
         self.deck = deck
         self.fonts = fonts
+        self.marks = card_marks(deck) if marks else None  # the quartet index ("B2") instead of "2/4"
         self.playing = is_playing_deck(deck)
         self.set_label = (translations(deck.language).gettext(DEFAULT_SET_LABEL) if deck.set_label == DEFAULT_SET_LABEL
                           else deck.set_label)
@@ -72,6 +73,10 @@ class DeckLook:
 
     def card_set(self, card: Card) -> CardSet:
         return self._sets[card.set_id]
+
+    def index_text(self, card: Card) -> str:
+        """A card's place, printed in a corner: "2/4", or its quartet index ("B2") when asked for."""
+        return self.marks[card.id] if self.marks is not None else f"{card.index}/{len(self.card_set(card).cards)}"
 
     def texts(self) -> list[tuple[Text, str]]:
         """Every string a print of this deck can show, with where it is (a phrase), for the font check."""
@@ -160,7 +165,7 @@ def _authors_front(canvas, look: DeckLook, card: Card, w: float, h: float, bleed
     canvas.setFillColor(on)
     row_h = size(9)
     row_y = h - s - row_h
-    index_fit = _fit(look, [f"{card.index}/{len(card_set.cards)}"], True, text_w * 0.4, row_h, size(8), size(6))
+    index_fit = _fit(look, [look.index_text(card)], True, text_w * 0.4, row_h, size(8), size(6))
     textfit.draw(canvas, index_fit, x, row_y, text_w, row_h, align="right")
     label_w = text_w - index_fit.width() - pt(2)
     textfit.draw(canvas, _fit(look, [look.set_label], False, label_w, row_h, size(7), size(5)),
@@ -241,7 +246,7 @@ def _playing_front(canvas, look: DeckLook, card: Card, w: float, h: float) -> No
     name_fit = _fit(look, [card_set.name], True, inner_w, size(22), size(9), size(6))
     canvas.setFillColor(look.set_color[card_set.id])
     bottom = textfit.draw(canvas, name_fit, x, top - name_fit.height, inner_w, name_fit.height)
-    index_fit = _fit(look, [f"{card.index}/{len(card_set.cards)}"], False, inner_w, size(9), size(7.5), size(6))
+    index_fit = _fit(look, [look.index_text(card)], False, inner_w, size(9), size(7.5), size(6))
     canvas.setFillColor(MUTED)
     bottom = textfit.draw(canvas, index_fit, x, bottom - pt(0.8) - index_fit.height, inner_w, index_fit.height)
 

@@ -12,12 +12,14 @@ MM_TO_PT = 72 / 25.4
 
 # ISO 216 A4 and ANSI Letter, portrait.
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
-# Poker 2.5 x 3.5 in, bridge 2.25 x 3.5 in, tarot 70 x 120 mm, mini 44 x 63.5 mm (a common "mini").
+# Poker 2.5 x 3.5 in, bridge 2.25 x 3.5 in, tarot 70 x 120 mm, mini 44 x 63.5 mm (a common "mini"),
+# quartet 59 x 91 mm (the German Quartett card).
 CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.15, 88.9),
     "tarot": (70.0, 120.0),
     "mini": (44.0, 63.5),
+    "quartet": (59.0, 91.0),
 }
 DUPLEX = ("long", "short")
 

@@ -30,6 +30,7 @@ class PrintOptions:
     backs: bool = False
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
+    index: bool = False  # each card's quartet index ("B2": its set's letter, its place) instead of "2/4"
 
     def __post_init__(self) -> None:
         if self.paper not in geometry.PAPERS:
@@ -66,7 +67,7 @@ def new_canvas(buffer: io.BytesIO, paper: str, font_pair: FontPair, title: str) 
 def render_deck(deck: Deck, options: PrintOptions) -> bytes:
     """The whole PDF, in memory: nothing is written anywhere until every card has been drawn."""
     font_pair = fonts()
-    look = DeckLook(deck, font_pair)  # reads every image the deck uses, refusing a broken one
+    look = DeckLook(deck, font_pair, marks=options.index)  # reads every image the deck uses, refusing a broken one
     words = translations(deck.language)  # what printing adds to the sheets is said in the deck's language
     footer = words.gettext(FOOTER)
     font_pair.check([*look.texts(), (Text.of(N_("the sheet's footer")), footer)],

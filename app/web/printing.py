@@ -115,8 +115,8 @@ def alignment_pdf() -> Response:
 
 @bp.get("/decks/<deck_id>/print.pdf")
 def deck_pdf(deck_id: str) -> Response:
-    """Query: paper (a4, letter; default the reader's, `reader_paper`), card (poker, bridge, tarot, mini),
-    backs and bleed (1 or 0), duplex (long, short), back_offset_x and back_offset_y (mm)."""
+    """Query: paper (a4, letter; default the reader's, `reader_paper`), card (poker, bridge, tarot, mini,
+    quartet), backs, bleed and index (1 or 0), duplex (long, short), back_offset_x and back_offset_y (mm)."""
     deck = builtin_decks().get(deck_id)
     if deck is None:
         abort(404, description=_('There is no deck "%(id)s".', id=deck_id))
@@ -131,7 +131,7 @@ def pdf_response(deck: Deck, name: str, unprintable: int = 503) -> Response:
     paper = _choice("paper", tuple(geometry.PAPERS), reader_paper())
     try:
         options = PrintOptions(paper=paper, card=_choice("card", tuple(geometry.CARDS), "poker"),
-                               bleed=_flag("bleed"), backs=_flag("backs"),
+                               bleed=_flag("bleed"), backs=_flag("backs"), index=_flag("index"),
                                duplex=_choice("duplex", geometry.DUPLEX, "long"),
                                back_offset=(_millimetres("back_offset_x"), _millimetres("back_offset_y")))
     except PrintError as exc:
