@@ -201,6 +201,19 @@ def _serialize_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str) ->
                                           dialect=engine.dialect) from error
 
 
+ROW_ID_LIMIT = 2**31  # the databases' INTEGER: SQLite refuses a bigger int outright, PostgreSQL's column too
+
+
+def row_id(value: Any) -> int | None:
+    """A row's id from what a request sent (a path's number, a JSON value): None unless a whole number
+    from 1 to 2**31 - 1, so a huge one is "not found", never the driver's overflow."""
+    text = str(value)
+    if not text.isascii() or not text.isdigit():
+        return None
+    number = int(text)
+    return number if 0 < number < ROW_ID_LIMIT else None
+
+
 def driver(connection: Connection) -> Any:
     """The driver's own connection under a SQLAlchemy connection (for the statements sent to it directly)."""
     found = connection.connection.driver_connection

@@ -271,3 +271,11 @@ def test_the_grid_is_read_in_a_few_queries_whatever_the_class_size(app):
     assert len(statements) <= 8, statements
     with app.app_context():
         assert Review.query.count() == 30 and ReviewCard.query.count() == 30
+
+
+def test_a_number_too_big_for_the_database_is_not_found(seeded, play_app):
+    teacher, _anna, _boris = seeded
+    huge = "9" * 40  # (SQLite refuses such an int outright: it must never reach the driver)
+    for path in (f"/api/classes/{huge}/learning", f"/classes/{huge}/learning.csv", f"/api/assignments/{huge}",
+                 f"/homework/{huge}"):
+        assert teacher.get(path).status_code == 404, path

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import Integer, cast, func
 
-from ..db import db
+from ..db import db, row_id
 from ..decks import Deck, DeckError, builtin_decks
 from ..decks.errors import N_, say
 from ..models import DeckSnapshot, Review, ReviewCard, RosterStudent, SchoolClass, StudioDeck
@@ -144,7 +144,7 @@ def _studio_number(key: str) -> int | None:
     if not key.startswith(STUDIO_PREFIX):
         return None
     text = key[len(STUDIO_PREFIX):]
-    return int(text) if text.isdigit() and 0 < int(text) < 2**31 else None
+    return row_id(text)
 
 
 def _last_snapshot(number: int) -> DeckSnapshot | None:
