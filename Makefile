@@ -58,7 +58,7 @@ printables: $(STAMP)
 
 # Translations (Flask-Babel): extract the English messages, merge them into each catalog, compile.
 I18N := app/translations
-LOCALES := ru fr pt it
+LOCALES := ru fr pt it de es
 i18n-extract: $(STAMP)
 	mkdir -p $(I18N)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -k N_plural:1,2 -k IllegalMove:2 --no-location --no-wrap \

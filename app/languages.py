@@ -1,6 +1,6 @@
-"""The interface's five languages, each by its own name (English first: the default)."""
+"""The interface's seven languages, each by its own name (English first: the default)."""
 from __future__ import annotations
 
 LANGUAGES: dict[str, str] = {"en": "English", "ru": "Русский", "fr": "Français", "pt": "Português",
-                             "it": "Italiano"}
+                             "it": "Italiano", "de": "Deutsch", "es": "Español"}
 DEFAULT_LANGUAGE = "en"

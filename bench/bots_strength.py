@@ -22,6 +22,7 @@ MATCHUPS = [
     ("memory-vs-random-classic", "classic", "authors-1861", 4, ["memory", "random", "random", "random"], 0.75),
     ("expert-vs-memory-standard", "standard", "standard-52", 4, ["expert", "memory", "memory", "memory"], 0.60),
     ("expert-vs-memory-classic", "classic", "authors-1861", 4, ["expert", "memory", "memory", "memory"], 0.50),
+    ("expert-vs-memory-quartett", "quartett", "german-writers", 4, ["expert", "memory", "memory", "memory"], 0.45),
     ("expert-team-vs-memory-team-literature", "literature", "literature-48", 6,
      ["expert", "memory", "expert", "memory", "expert", "memory"], 0.70),
 ]

@@ -23,7 +23,7 @@ from app.decks import DeckError, Problem
 from app.decks.errors import Text
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "app" / "translations"
-LOCALES = ("ru", "fr", "pt", "it")
+LOCALES = ("ru", "fr", "pt", "it", "de", "es")
 
 
 @lru_cache(maxsize=None)

@@ -30,6 +30,10 @@ PRESETS = [
     ("classic", "authors-1861", 4, {"name_the_work": True}),
     ("classic", "authors-1861", 4, {"named_asks": True, "answers": "typos"}),
     ("classic", "authors-1861", 7, {"double_deck": True}),
+    ("quartett", "authors-1861", 4, {}),
+    ("quartett", "authors-1861", 2, {"name_the_work": True}),
+    ("familles", "french-writers", 3, {}),
+    ("familias", "authors-1861", 5, {}),
 ]
 
 

@@ -39,6 +39,14 @@ TABLES = [
     ("literature", "literature-48", 6, {"lay_down_complete": True, "announce_last_card": True}),
     ("literature", "standard-52", 6, {"removed_rank": "2", "jokers": True, "bluff_asks": True}),
     ("literature", "standard-52", 8, {"rank_sets": True, "name_the_work": True}),
+    ("quartett", "authors-1861", 2, {"name_the_work": True}),
+    ("quartett", "authors-1861", 4, {}),
+    ("quartett", "standard-52", 3, {"named_asks": True}),
+    ("familles", "french-writers", 3, {"name_the_work": True}),
+    ("familles", "authors-1861", 6, {}),
+    ("familias", "authors-1861", 2, {"lucky_draw_continues": False}),
+    ("familias", "authors-1861", 5, {"name_the_work": True, "answers": "typos"}),
+    ("classic", "authors-1861", 2, {"two_player_talon": True, "deal_size": 8}),
 ]
 MAX_MOVES = 5000
 

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "app" / "translations"
-LOCALES = ("ru", "fr", "pt", "it")
+LOCALES = ("ru", "fr", "pt", "it", "de", "es")
 
 
 def catalog(lang: str):

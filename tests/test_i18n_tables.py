@@ -137,7 +137,7 @@ def test_the_table_language_defaults_to_the_teachers_and_is_checked(play_app):
     assert get_state(russian_teacher, code)["language"] == "en"
     response = russian_teacher.post("/api/tables", json={"seats": [{}, {}, {}]}, headers={"Accept-Language": "ru"})
     assert response.status_code == 201 and response.get_json()["language"] == "ru"
-    bad = russian_teacher.post("/api/tables", json={"seats": [{}, {}, {}], "language": "de"})
+    bad = russian_teacher.post("/api/tables", json={"seats": [{}, {}, {}], "language": "nl"})
     assert bad.status_code == 400 and bad.get_json()["error"]["code"] == "unknown-language"
 
 

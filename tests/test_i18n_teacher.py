@@ -231,7 +231,7 @@ def test_the_alignment_page_and_score_pad_on_the_web_use_the_interface_language(
     assert "Duplex alignment test: front" in pdf_text(english.data)
 
 
-@pytest.mark.parametrize("language", ["ru", "fr", "pt", "it"])
+@pytest.mark.parametrize("language", ["ru", "fr", "pt", "it", "de", "es"])
 def test_every_printed_text_has_its_glyphs_in_the_font(language):
     """The font check of printing covers the translated texts: DejaVu has Cyrillic and every accent."""
     from app.printing.alignment import render_alignment

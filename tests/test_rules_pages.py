@@ -1,4 +1,4 @@
-"""The student rules pages: every preset in five languages, on the web (/rules) and on paper."""
+"""The student rules pages: every preset in seven languages, on the web (/rules) and on paper."""
 import io
 import re
 
@@ -14,13 +14,17 @@ from app.rules import markup
 PAGES = [(preset, language) for preset in rules.PRESETS for language in rules.LANGUAGES]
 # Names natural in each language, used by the worked examples.
 NAMES = {"en": ("Sam", "Maya", "Leo"), "ru": ("Анна", "Борис", "Вера"), "fr": ("Léa", "Tom", "Inès"),
-         "pt": ("Ana", "Pedro", "Sofia"), "it": ("Giulia", "Marco", "Sara")}
+         "pt": ("Ana", "Pedro", "Sofia"), "it": ("Giulia", "Marco", "Sara"), "de": ("Jonas", "Lena", "Mia"),
+         "es": ("Lucía", "Pablo", "Marta")}
 # The numbers every translation must keep (players, cards, sets, how many are dealt).
 FACTS = {
     "standard": {"summary": ("3", "6", "52", "13"), "end": ("13",)},
     "classic": {"summary": ("2", "6", "44", "11"), "end": ("11",)},
     "go-fish": {"summary": ("2", "6", "52", "13"), "setup": ("7", "5")},
     "literature": {"summary": ("6", "8", "48"), "setup": ("8", "6"), "end": ("4",)},
+    "quartett": {"summary": ("2", "6", "32", "8"), "setup": ("2", "10")},
+    "familles": {"summary": ("2", "6", "44", "11"), "setup": ("6",)},
+    "familias": {"summary": ("2", "6", "42", "7"), "setup": ("7",)},
 }
 
 
@@ -92,8 +96,8 @@ def test_the_1861_bonus_is_the_one_the_table_plays():
 def test_unknown_preset_or_language_is_refused():
     with pytest.raises(rules.UnknownPreset, match="poker"):
         rules.rules_page("poker", "en")
-    with pytest.raises(rules.UnknownLanguage, match="de"):
-        rules.rules_page("standard", "de")
+    with pytest.raises(rules.UnknownLanguage, match="nl"):
+        rules.rules_page("standard", "nl")
 
 
 # --- the Markdown subset -----------------------------------------------------------------------
@@ -195,7 +199,7 @@ def markupsafe_escape(text: str) -> str:
 
 
 @pytest.mark.parametrize("accept,language", [("ru-RU,ru;q=0.9,en;q=0.5", "ru"), ("fr-CA", "fr"), ("pt-BR,pt;q=0.8", "pt"),
-                                             ("de-DE,it;q=0.7", "it"), ("de, ja", "en"), (None, "en")])
+                                             ("nl-NL,it;q=0.7", "it"), ("nl, ja", "en"), ("de-AT,de;q=0.9,en;q=0.5", "de"), ("es-MX", "es"), (None, "en")])
 def test_without_lang_the_browser_language_is_used(client, accept, language):
     headers = {"Accept-Language": accept} if accept else {}
     response = client.get("/rules/go-fish", headers=headers)
@@ -231,13 +235,13 @@ def test_an_unknown_preset_is_a_404_with_a_message(client):
     assert "«poker»" in client.get("/rules/poker?lang=ru").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("url", ["/rules/standard?lang=de", "/rules/standard?lang=RU", "/rules/standard.pdf?lang=xx",
+@pytest.mark.parametrize("url", ["/rules/standard?lang=nl", "/rules/standard?lang=RU", "/rules/standard.pdf?lang=xx",
                                  "/rules/literature.pdf?lang=en&paper=a3"])
 def test_an_unknown_language_or_paper_is_a_400(client, url):
     response = client.get(url, headers={"Accept": "application/json"})
     assert response.status_code == 400
     message = response.get_json()["error"]["message"]
-    assert "must be one of" in message and ("en, ru, fr, pt, it" in message or "a4, letter" in message)
+    assert "must be one of" in message and ("en, ru, fr, pt, it, de, es" in message or "a4, letter" in message)
 
 
 # --- printing ----------------------------------------------------------------------------------
@@ -292,9 +296,9 @@ def test_the_cli_names_the_file_after_preset_language_and_paper(tmp_path, monkey
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["--rules", "standard", "--lang", "de"], "--lang"),
+    (["--rules", "standard", "--lang", "nl"], "--lang"),
     (["authors-1861", "--lang", "ru"], "--lang cannot be used with DECK"),
-    (["--scorepad", "--lang", "de"], "--lang"),  # the score pad takes --lang too (issue #9), of the five
+    (["--scorepad", "--lang", "nl"], "--lang"),  # the score pad takes --lang too (issue #9), of the seven
 ])
 def test_the_cli_refuses_a_wrong_lang(args, fragment):
     result = run_print(*args)

@@ -37,7 +37,8 @@ def test_every_api_route_is_documented_and_nothing_else(play_app):
 
 def test_the_catalog_explains_every_option_in_one_line(play_app):
     catalog = play_app.test_client().get("/api/catalog").get_json()
-    assert {p["id"] for p in catalog["presets"]} == {"standard", "classic", "go-fish", "literature"}
+    assert {p["id"] for p in catalog["presets"]} == {"standard", "classic", "go-fish", "literature", "quartett",
+                                                     "familles", "familias"}
     for option in catalog["options"]:
         assert option["help"] and "\n" not in option["help"], option["name"]
     assert "random" in {b["id"] for b in catalog["bots"]}

@@ -19,7 +19,7 @@ from .events import Event, EventFields
 from .outcome import Outcome
 from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
 from .answers import Verdict, candidates_named, grade
-from .options import Options, OptionsError
+from .options import Options, OptionsError, in_play
 from .views import AskChoices, PlayerView, PublicView, attributions
 
 DOWN = -1   # laid down, claimed or cancelled: out of play
@@ -110,7 +110,8 @@ class Game:
                  teams: Sequence[Sequence[str]] | None = None, hands: Mapping[str, Sequence[str]] | None = None,
                  stock: Sequence[str] | None = None, seed: int | None = None, rules: str = "custom"):
         self.rules = rules
-        self.options = options
+        self.chosen_options = options  # as the table or record gave them (what a record writes down)
+        self.options = in_play(options, len(players))  # as played: two players of Quartett have a talon
         try:
             self.deck = deck_for(deck, options)
         except OptionsError as exc:

@@ -31,10 +31,11 @@ class OptionsError(Sentence, ValueError):
 
 
 # The rule sets (preset ids) an option can change something in, as `rules=` of option().
-AUTHORS = ("standard", "classic", "go-fish")  # everyone for themselves, sets laid down
+FAMILY = ("quartett", "familles", "familias")  # the European family games: one named card at a time
+AUTHORS = ("standard", "classic", "go-fish") + FAMILY  # everyone for themselves, sets laid down
 LITERATURE = ("literature",)                 # two teams, sets claimed
 EVERY_RULES = AUTHORS + LITERATURE
-CARD_ASKS = ("classic", "literature")         # the presets that ask for one named card
+CARD_ASKS = ("classic", "literature") + FAMILY  # the presets that ask for one named card
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ class Options:
     deal_size: int | None = option(
         None, label=N_("Cards dealt to each player"),
         help=N_("With a stock: cards dealt to each player (blank: 7 for 2-3 players, else 5)."),
+        rules=AUTHORS, rare=True)
+    two_player_talon: bool = option(
+        False, label=N_("Two players keep a talon"),
+        help=N_("Two players only: deal 10 cards each (or the cards dealt to each player) and keep the rest "
+                "face down, to draw from after a miss; with more players every card is dealt."),
         rules=AUTHORS, rare=True)
     lucky_draw_continues: bool = option(
         True, label=N_("Drawing the card asked for gives another ask"),
@@ -183,6 +189,12 @@ class Options:
                 "to the computer players, so she must ask for them and name them again."),
         classroom=True)
 
+    card_index: bool = option(
+        False, label=N_("Cards show their index (A1, B2 …)"),
+        help=N_("For children who cannot read yet: each card on the screens shows its set's letter and its place "
+                "(B2), as old quartets print them. Not where works are named from memory: an index would give "
+                "the work away."), rare=True, classroom=True)
+
     hide_scores: bool = option(
         False, label=N_("Scores hidden until the end of the hand"),
         help=N_("While a hand is played no screen shows its scores or bonus points (the sets laid down stay "
@@ -216,6 +228,14 @@ PRESETS: dict[str, Options] = {
     "literature": Options(ask_by="card", miss_passes_to="asked", teams=True, claims=True,
                           lay_down_complete=False, dealer_asks_first=True, public_log=False,
                           equal_sets_required=True, min_players=6, max_players=8),
+    # Quartett (German): every card dealt, ask for one card, a miss gives the turn to the player asked;
+    # two players deal 10 each and draw from the talon after a miss (docs/rules.md).
+    "quartett": Options(ask_by="card", miss_passes_to="asked", two_player_talon=True, lucky_draw_continues=False,
+                        min_players=2, max_players=6),
+    # 7 familles (French): 6 cards each, a stock; a miss draws, and drawing the card asked for plays again.
+    "familles": Options(ask_by="card", stock=True, deal_size=6, min_players=2, max_players=6),
+    # Siete familias (Spanish): the same with 7 cards each ("¡carta buena!" plays again).
+    "familias": Options(ask_by="card", stock=True, deal_size=7, min_players=2, max_players=6),
 }
 
 # Each preset in a line, marked for the catalogs (the new-table page, the API). The line follows the
@@ -225,10 +245,25 @@ PRESET_HELP = {
     "classic": N_("Ask for one named card (an author and a work); two to six players."),
     "go-fish": N_("Only part of the deck is dealt; after a miss the asker draws from the stock."),
     "literature": N_("Two teams of three or four ask for single cards and claim half-suits."),
+    "quartett": N_("Every card is dealt; ask for one card; after a miss the player asked takes the turn."),
+    "familles": N_("Six cards each and a stock; ask for one card of a family; draw after a miss."),
+    "familias": N_("A pile and seven cards each; ask for one card of a family; draw after a miss."),
 }
 
 DEFAULT_DECKS = {"standard": "standard-52", "classic": "authors-1861", "go-fish": "standard-52",
-                 "literature": "literature-48"}
+                 "literature": "literature-48", "quartett": "german-writers", "familles": "french-writers",
+                 "familias": "spanish-writers"}
+
+
+TALON_DEAL = 10  # two players of Quartett: ten cards each, the rest the talon
+
+
+def in_play(options: Options, players: int) -> Options:
+    """The options a game of this many players plays by: `two_player_talon` with two players is a stock
+    of all but `deal_size` (10) cards each."""
+    if options.two_player_talon and players == 2 and not options.stock:
+        return replace(options, stock=True, deal_size=options.deal_size or TALON_DEAL)
+    return options
 
 
 def make_options(preset: str, overrides: dict[str, Any] | None = None) -> Options:

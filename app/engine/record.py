@@ -93,8 +93,8 @@ def record_of(game: Game) -> Record:
     builtin = builtin_decks().get(game.source_deck.id)
     return Record(
         rules=game.rules, deck=game.source_deck, players=list(game.players),
-        options=game.options.rule_overrides(PRESETS[game.rules]) if game.rules in PRESETS else {
-            k: v for k, v in game.options.to_dict().items() if k not in CLASSROOM_OPTIONS},
+        options=game.chosen_options.rule_overrides(PRESETS[game.rules]) if game.rules in PRESETS else {
+            k: v for k, v in game.chosen_options.to_dict().items() if k not in CLASSROOM_OPTIONS},
         dealer=game.players[game.dealer],
         teams=[list(t) for t in game.teams] if game.teams and game.teams != _alternate(game.players) else None,
         hands={name: list(cards) for name, cards in game.initial_hands.items()},

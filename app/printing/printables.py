@@ -92,7 +92,7 @@ def _readme(decks) -> bytes:
     for deck in decks:
         lines.append(f"| {_cell(deck.title)} | {deck.card_count} | [{deck.id}-a4.pdf]({deck.id}-a4.pdf) | "
                      f"[{deck.id}-letter.pdf]({deck.id}-letter.pdf) |")
-    lines += ["", "The rules of each game for students, one page each, in five languages:", "",
+    lines += ["", "The rules of each game for students, one page each, in seven languages:", "",
               "| rules | language | A4 | US Letter |", "|---|---|---|---|"]
     for preset in PRESETS:
         for language, name in LANGUAGES.items():

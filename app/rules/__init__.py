@@ -1,4 +1,4 @@
-"""The rules of every preset written for students, in English, Russian, French, Portuguese and Italian.
+"""The rules of every preset written for students, in the seven languages of the interface.
 
 One file per preset and language, content/PRESET.LANG.md, in the small Markdown subset of
 `markup` (headings, paragraphs, bullet lists, bold). Every page has the same sections, by key:
@@ -20,7 +20,7 @@ from ..sentences import N_  # printing says these in the reader's language
 from .markup import (Block, BulletList, Inline, MarkupError, Paragraph, Run, Section, parse, plain)
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
-PRESETS: tuple[str, ...] = ("standard", "classic", "go-fish", "literature")
+PRESETS: tuple[str, ...] = ("standard", "classic", "go-fish", "literature", "quartett", "familles", "familias")
 SECTIONS: tuple[str, ...] = ("goal", "setup", "turn", "sets", "end", "example")
 
 __all__ = ["PRESETS", "LANGUAGES", "DEFAULT_LANGUAGE", "SECTIONS", "RulesPage", "RulesError", "UnknownPreset",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..decks import Deck
-from ..decks.look import is_playing_deck, set_colors
+from ..decks.look import card_marks, is_playing_deck, set_colors
 from ..engine.decks import deck_for
 from ..engine.options import Options
 from ..engine.views import PlayerView, PublicView
@@ -57,10 +57,13 @@ def deck_dict(table: TableLike) -> dict[str, Any]:
             set_dict["image"] = image(card_set.image)
         return out
     colors = set_colors(deck)
+    # The quartet index, where the teacher asks for it (never under recall, above: it would name the work)
+    marks = card_marks(deck) if table.options.card_index else {}
     return {"id": deck.id, "title": deck.title, "language": deck.language, "set_label": deck.set_label,
             "card_label": deck.card_label, "playing_cards": is_playing_deck(deck),
             "sets": [{"id": s.id, "name": s.name, "note": s.note, "color": colors[s.id], "image": image(s.image),
-                      "cards": [{"id": c.id, "title": c.title, "note": c.note, "image": image(c.image)}
+                      "cards": [{"id": c.id, "title": c.title, "note": c.note, "image": image(c.image),
+                                 **({"mark": marks[c.id]} if marks else {})}
                                 for c in s.cards]}
                      for s in deck.sets]}
 

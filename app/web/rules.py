@@ -1,4 +1,4 @@
-"""The rules of every preset for students, in five languages: a page to read and a sheet to print.
+"""The rules of every preset for students, in seven languages: a page to read and a sheet to print.
 
     GET /rules                          every preset, with its page in each language
     GET /rules/<preset>?lang=xx         the student page (default: the interface's language, that is

@@ -20,7 +20,7 @@ from .test_browser import PICK, click_and_wait, game_now, tap_ask
 SHOTS = Path("/tmp/shots/homework")
 PHONE = {"width": 390, "height": 844}
 WALL = {"width": 1920, "height": 1080}
-LANGUAGES = ("en", "ru", "fr", "pt", "it")
+LANGUAGES = ("en", "ru", "fr", "pt", "it", "de", "es")  # (the interface's seven)
 GAME_DEADLINE = 240  # seconds for the whole game: the computer players move at the homework's pace, 1 s a move
 TURNS_WAIT = 120     # seconds: the computers may ask one another, and name, for dozens of moves in a row
 

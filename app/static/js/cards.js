@@ -51,6 +51,7 @@ export function cardFace(index, id, opts) {
     const mini = el("li", { class: "card face mini" + (playing ? " playing " + (playing.red ? "red" : "black") : "") +
       (known ? "" : " unknown"), "data-card": id },
       playing ? null : el("span", { class: "band", "aria-hidden": "true" }),
+      card.mark ? el("span", { class: "mark", text: card.mark }) : null,
       el("span", { class: "title", text: known ? card.title : cardTitle(index, id, opts.hidden ? new Set([id]) : null) }));
     return paint(mini, playing ? null : set.color);
   }
@@ -66,7 +67,8 @@ export function cardFace(index, id, opts) {
     return name && index.deck.images_url ? el("img", { class: cls, src: index.deck.images_url + name, alt: "", loading: "lazy" }) : null;
   };
   const face = el("li", { class: "card face" + (known ? "" : " unknown"), "data-card": id },
-    el("span", { class: "band" }, picture(set.image, "portrait"), el("span", { class: "set-name", text: set.name || "" })),
+    el("span", { class: "band" }, picture(set.image, "portrait"), el("span", { class: "set-name", text: set.name || "" }),
+      card.mark ? el("span", { class: "mark", text: card.mark }) : null),
     known ? picture(card.image, "picture") : null,
     el("span", { class: "title", text: known ? card.title : cardTitle(index, id, opts.hidden ? new Set([id]) : null) }),
     known && card.note ? el("span", { class: "note", text: card.note }) : null);

@@ -550,7 +550,7 @@ function start(root) {
       if (!byCard) { choices.push({ id: setId, set: setId, name: setName(index, setId) }); return; }
       const set = index.sets[setId];
       (set ? set.cards : []).forEach(function (c) {
-        if (asks.bluff || !mine.has(c.id)) choices.push({ id: c.id, set: setId, name: c.title });
+        if (asks.bluff || !mine.has(c.id)) choices.push({ id: c.id, set: setId, name: c.title, mark: c.mark });
       });
     });
     const chosen = function (id) { return choices.find(function (c) { return c.id === id; }) || null; };
@@ -573,6 +573,7 @@ function start(root) {
         "data-set": choice.set, "aria-pressed": String(askDraft.pick === choice.id), disabled: paused,
         onclick: function () { choose(choice.id); } });
       if (byCard) {
+        if (choice.mark) button.append(el("span", { class: "mark", text: choice.mark }));  // the quartet index: "B2"
         button.append(el("span", { class: "pick-name", text: choice.name }));
       } else {
         button.append(pile(index, choice.set, heldIn[choice.set] || 0));

@@ -102,7 +102,7 @@ function drawSeats(view, s, index) {
         { sets: game.cancelled.map(function (id) { return setName(index, id); }).join(", ") }) }));
     }
   }
-  if (s.options && s.options.stock) {
+  if ((s.options && s.options.stock) || game.stock > 0) {  // (two players of Quartett: a talon)
     view.append(el("p", { class: "stock", text: ngettext("Stock: %(num)d card", "Stock: %(num)d cards", game.stock) }));
   }
 }

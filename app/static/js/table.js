@@ -128,7 +128,7 @@ export function renderTable(container, state, index, options) {
         return el("li", {}, el("b", { text: setName(index, d[0]) }), " (" + d[1] + "): ", setTitles(index, d[0]).join(" · "));
       }))));
   }
-  if (state.options.stock) {
+  if (state.options.stock || game.stock > 0) {  // (two players of Quartett: a talon without the stock option)
     container.append(el("p", { class: "stock", text: ngettext("Stock: %(num)d card", "Stock: %(num)d cards", game.stock) }));
   }
   const last = el("div", { class: "last", id: "last" });

@@ -1,0 +1,96 @@
+"""The family's European games (issue #35) played to their end in Chromium on a phone, 390 x 844, in German
+and in Spanish: Quartett (four players, and two with the talon), 7 familles and siete familias, a student
+against computer players, tapping her asks. The pages speak the table's language; the talon shows while
+it lasts; with card_index each card of her hand shows its quartet index. Axe-clean; screenshots at 390
+and 1920 px go to AUTHORS_SHOTS (default /tmp/shots), named family_*.png, for a person to look at."""
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+
+from .a11y_support import Checker, call, join
+from .test_browser import can_ask, tap_ask
+
+PHONE = {"width": 390, "height": 844}
+WALL = {"width": 1920, "height": 1080}
+SHOTS = Path(os.environ.get("AUTHORS_SHOTS", "/tmp/shots"))
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
+DEADLINE = 120  # seconds for a whole hand (about 10 s here, alone; more on a busy machine)
+
+GAMES = [  # preset, language, deck, players, options
+    ("quartett", "de", "german-writers", 4, {"card_index": True}),
+    ("quartett", "es", "german-writers", 2, {}),
+    ("familles", "de", "french-writers", 3, {}),
+    ("familles", "es", "french-writers", 3, {"card_index": True}),
+    ("familias", "de", "spanish-writers", 3, {}),
+    ("familias", "es", "spanish-writers", 4, {}),
+]
+
+
+def said(language: str, message: str) -> str:
+    return Translations.load(str(TRANSLATIONS), [language]).gettext(message)
+
+
+def shoot(page, name: str, checker: Checker, label: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
+    for size, tag in ((PHONE, "390"), (WALL, "1920")):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SHOTS / f"family_{name}_{tag}.png"), full_page=tag == "390")
+        checker.check(page, f"{label}, {tag} px")
+    page.set_viewport_size(PHONE)
+
+
+@pytest.mark.parametrize("preset, language, deck, players, options", GAMES,
+                         ids=[f"{g[0]}-{g[1]}-{g[3]}" for g in GAMES])
+def test_a_whole_game_on_a_phone_in_german_and_spanish(live_app, teacher, new_page, axe, preset, language, deck,
+                                                       players, options):
+    checker = Checker(axe)
+    spec = {"rules": preset, "deck": deck, "language": language, "options": options,
+            "seats": [{"kind": "human"}] + [{"kind": "computer"}] * (players - 1),
+            "match": {"format": "hands", "value": 1}}
+    code = call(teacher, "POST", "/api/tables", spec)["code"]
+    phone = new_page(viewport=PHONE, has_touch=True, is_mobile=True)
+    join(phone, live_app.base_url, code, "Lena" if language == "de" else "Lucía")
+    phone.wait_for_selector("#lobby-seats")
+    call(teacher, "POST", f"/api/tables/{code}/start")
+
+    name = f"{preset}_{language}_{players}"
+    first_turn, talon_seen, asks = True, False, 0
+    started = time.monotonic()
+    while not phone.locator("#final-scores").is_visible():
+        if time.monotonic() - started > DEADLINE:
+            state = call(phone, "GET", f"/api/tables/{code}")
+            game = state.get("game") or {}
+            raise AssertionError(f"the hand did not end in time: {state['status']}, turn {game.get('turn')}, "
+                                 f"hand {game.get('hand')}, asks {game.get('asks')}, stock {game.get('stock')}, "
+                                 f"{asks} asks made; the screen: {phone.inner_text('main')[:600]}")
+        if phone.locator("p.stock").count() and phone.locator("p.stock").first.is_visible():
+            talon_seen = True
+        if can_ask(phone):
+            if first_turn:  # her first turn, as she sees it: her hand and the ask, in the table's language
+                first_turn = False
+                assert phone.get_attribute("html", "lang") == language
+                assert phone.inner_text("#ask h2") == said(language, "Your turn: ask")
+                if options.get("card_index"):
+                    marks = phone.locator("#hand .mark").all_inner_texts()
+                    assert marks and all(re.fullmatch(r"[A-K][1-6]", m) for m in marks), marks
+                    assert re.fullmatch(r"[A-K][1-6]", phone.locator("#ask .pick .mark").first.inner_text())
+                shoot(phone, f"{name}_turn", checker, f"{preset} in {language}, her turn")
+            tap_ask(phone)
+            asks += 1
+        time.sleep(0.05)
+
+    assert asks > 0, "she never asked"
+    state = call(phone, "GET", f"/api/tables/{code}")
+    assert state["status"] == "finished", state["status"]
+    if players == 2 and preset == "quartett":  # two players of Quartett keep a talon, shown while it lasts
+        assert talon_seen
+    shoot(phone, f"{name}_end", checker, f"{preset} in {language}, the end")
+    assert phone.get_attribute("html", "lang") == language
+    checker.assert_clean()
