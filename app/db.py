@@ -274,6 +274,12 @@ class _Identified(Protocol):
 _Row = TypeVar("_Row", bound=_Identified)
 
 
+def row_by_id(model: type[_Row], value: Any) -> _Row | None:
+    """The row of `model` whose id a request sent (see row_id), or None."""
+    number = row_id(value)
+    return db.session.get(model, number) if number is not None else None
+
+
 def write_lock(model: type[_Row], ident: int, loaded: _Row | None = None) -> _Row | None:
     """Begin a write transaction and lock one row (SELECT ... FOR UPDATE); returns the row as it is now,
     or None when it is gone.

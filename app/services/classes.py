@@ -12,7 +12,7 @@ import re
 import secrets
 from typing import Any, overload
 
-from ..db import begin_write, db, row_id
+from ..db import begin_write, db, row_by_id
 from ..decks.errors import N_, say
 from ..models import RosterStudent, SchoolClass
 from ..store import TableLike
@@ -87,8 +87,7 @@ def of_teacher(teacher_id: int) -> list[SchoolClass]:
 
 def get_own(teacher_id: int | None, class_id: Any) -> SchoolClass:
     """One of this teacher's classes; another teacher's is not found."""
-    number = row_id(class_id)
-    found = db.session.get(SchoolClass, number) if number is not None else None
+    found = row_by_id(SchoolClass, class_id)
     if found is None or teacher_id is None or found.teacher_id != teacher_id:
         raise NotFound(N_("There is no such class."), code="unknown-class")
     return found
@@ -154,8 +153,7 @@ def student_of(class_id: int | None, student_id: Any) -> RosterStudent | None:
     """The roster student a joining browser picked, at a table opened for that class."""
     if class_id is None:
         return None
-    number = row_id(student_id)
-    found = db.session.get(RosterStudent, number) if number is not None else None
+    found = row_by_id(RosterStudent, student_id)
     if found is None or found.class_id != class_id or found.removed:
         raise BadRequest(N_("pick your name from the class list"), code="unknown-student")
     return found

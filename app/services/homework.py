@@ -20,7 +20,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from .. import store
-from ..db import begin_write, db, row_id
+from ..db import begin_write, db, row_by_id
 from ..decks.errors import N_, Text, say
 from ..decks.look import is_playing_deck
 from ..engine.game import Game, SetupError
@@ -141,8 +141,7 @@ def _free_code() -> str:
 
 def get_own(teacher_id: int | None, number: Any) -> Assignment:
     """One of this teacher's assignments; another teacher's is not found."""
-    assignment_id = row_id(number)
-    found = db.session.get(Assignment, assignment_id) if assignment_id is not None else None
+    found = row_by_id(Assignment, number)
     if found is None or teacher_id is None or found.teacher_id != teacher_id:
         raise NotFound(N_("There is no such homework."), code="unknown-homework")
     return found
@@ -335,8 +334,7 @@ def deck_key(assignment: Assignment) -> str:
 
 def student_named(assignment: Assignment, student_id: Any) -> RosterStudent | None:
     """The roster student of this homework's class with this id (None for any other)."""
-    number = row_id(student_id)
-    found = db.session.get(RosterStudent, number) if number is not None else None
+    found = row_by_id(RosterStudent, student_id)
     return found if found is not None and found.class_id == assignment.class_id and not found.removed else None
 
 
