@@ -279,3 +279,12 @@ def test_a_number_too_big_for_the_database_is_not_found(seeded, play_app):
     for path in (f"/api/classes/{huge}/learning", f"/classes/{huge}/learning.csv", f"/api/assignments/{huge}",
                  f"/homework/{huge}"):
         assert teacher.get(path).status_code == 404, path
+
+
+def test_a_work_missed_a_moment_ago_is_due_now(seeded, play_app):
+    _teacher, anna, _boris = seeded
+    now = time.time()
+    _seed(play_app, anna, WORKS[0], "wrong", now - 1, 1)  # FSRS: due again a minute or so later
+    row, cell = _cell(_grid(play_app, now=now), "Anna", WORKS[0])
+    assert cell.state == "missed" and cell.due > now
+    assert [w.card_id for w in row.due_now] == [WORKS[0]]

@@ -237,7 +237,9 @@ def build(school_class: SchoolClass, teacher_id: int, deck_key: str | None, now:
         for card_id, card in own.items():
             state = state_of(card.due, last.get((student.id, card_id)), now)
             cells[column[card_id]] = Cell(state, float(card.due), int(card.reviews))
-        due_now = [work for work, cell in zip(works, cells) if cell.due is not None and cell.due <= now]
+        # (a missed work is due within FSRS's first minutes: the page counts it due from the moment it is missed)
+        due_now = [work for work, cell in zip(works, cells)
+                   if cell.state == "missed" or (cell.due is not None and cell.due <= now)]
         rows.append(Row(student.id, student.name, bool(student.removed), cells, days.get(student.id, 0), due_now))
     return Grid(school_class.id, school_class.name, chosen, groups, rows, now, zone, reviewed)
 
