@@ -206,10 +206,13 @@ def format_when(value: Moment) -> str:
         "{0}", dates.format_time(moment, "short", tzinfo=moment.tzinfo, locale=locale))
 
 
-def format_day(value: date | Moment) -> str:
-    """A day (a date, a datetime or a stored time): "Nov 30, 2026", "30 нояб. 2026 г.", "30 nov. 2026"."""
+def format_day(value: date | str | Moment) -> str:
+    """A day (a date, a calendar day as "2026-11-30", a datetime or a stored time): "Nov 30, 2026",
+    "30 нояб. 2026 г.", "30 nov. 2026"."""
     if value is None or value == "":
         return ""
+    if isinstance(value, str):  # a calendar day as stored (a homework's days): no time zone to apply
+        value = date.fromisoformat(value)
     if isinstance(value, datetime) or not isinstance(value, date):
         value = _local(value)
     return dates.format_date(value, "medium", locale=format_locale())

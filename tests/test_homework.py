@@ -345,3 +345,17 @@ def test_around_midnight_on_the_due_date_in_the_teachers_zone_the_last_minutes_c
             homework.start(assignment, students["Boris"], now=_utc("2027-03-21T22:59:00"))  # 23:59 on the 21st
         assert early.value.code == "homework-not-open"
         assert homework.start(assignment, students["Boris"], now=_utc("2027-03-21T23:00:00")).table_code
+
+
+def test_the_pages_say_the_days_in_the_readers_words(app):
+    from babel.dates import format_date
+
+    teacher, class_id, _students = _class(app)
+    due = _day(30)
+    made = assign(teacher, class_id, due=due)
+    day = date.fromisoformat(due)
+    student_page = app.test_client().get(f"/h/{made['code']}?lang=fr").get_data(as_text=True)
+    assert format_date(day, "medium", locale="fr") in student_page and due not in student_page
+    english = format_date(day, "medium", locale="en")  # "Mar 4, 2027"
+    assert english in teacher.get(f"/homework/{made['id']}").get_data(as_text=True)
+    assert english in teacher.get(f"/classes/{class_id}").get_data(as_text=True)
