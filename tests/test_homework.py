@@ -232,6 +232,12 @@ def test_only_the_classes_roster_with_its_word_can_start(play_app):
     assert anna.post(f"/api/homework/{made['code']}", json={"student": "Anna"}).status_code == 400
     assert start(anna, made["code"], students["Anna"], word.lower()).status_code == 200
     assert anna.get("/h/NOSUCH").status_code == 404
+    # Her browser proved the word for her: her next game does not ask it again (the page has no field),
+    # but the same browser picking another name does.
+    assert 'id="class-word"' not in anna.get(f"/h/{made['code']}").get_data(as_text=True)
+    assert start(anna, made["code"], students["Anna"]).status_code == 200
+    assert error_of(start(anna, made["code"], students["Boris"]))["code"] == "class-word-missing"
+    assert 'id="class-word"' in anna.get(f"/h/{made['code']}?pick=1").get_data(as_text=True)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -220,20 +220,21 @@ def current_game(assignment: Assignment, student_id: int) -> Table | None:
 
 
 def start(assignment: Assignment, student: Any, word: Any = None, browser: str | None = None,
-          now: float | None = None) -> Started:
+          now: float | None = None, word_known: bool = False) -> Started:
     """The student picked her name (and typed the class word): her game under way, or a new one. Refused
     with a sentence: a link not open now, a name not on the roster, a wrong word, her game open on
-    another device right now."""
+    another device right now. `word_known`: this browser started her homework with the word before (it
+    is not asked again)."""
     now = time.time() if now is None else now
     why = not_open_sentence(assignment, now)
     if why is not None:
         raise Conflict(why, code="homework-closed" if status(assignment, now) == CLOSED else "homework-not-open")
     school_class = school_class_of(assignment)
     picked = classes.student_of(school_class.id, student)
-    if school_class.word and not (isinstance(word, str) and word.strip()):
+    if not word_known and school_class.word and not (isinstance(word, str) and word.strip()):
         raise BadRequest(N_("Type the class word your teacher gave you, then tap your name."),
                          code="class-word-missing")
-    if not classes.word_matches(school_class, word):
+    if not word_known and not classes.word_matches(school_class, word):
         raise BadRequest(N_("That is not the class word: ask your teacher for it."), code="wrong-class-word")
     browser_digest = token_hash(browser) if browser else None
     begin_write()  # one writer at a time: two taps at once start one game (PostgreSQL: the row lock below)

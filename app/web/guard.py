@@ -32,7 +32,7 @@ from ..i18n import translated
 from ..services import homework, ratelimit, reading, tables
 from ..services.errors import BadRequest, TooManyAttempts
 from . import asking
-from .seating import ask_token, browser_id, device_description
+from .seating import ask_token, browser_id, device_description, homework_student
 from .table_code import request_table_code
 
 JOINS = ("api.join", "tables.join")  # the requests that take a seat (or ask for one back)
@@ -211,10 +211,13 @@ def join_from_roster(table, student: Any, word: Any):
 
 
 def start_homework(assignment, student: Any, word: Any):
-    """`homework.start` for this browser, the class word's guesses limited as at a class's table."""
+    """`homework.start` for this browser, the class word's guesses limited as at a class's table. A browser
+    that started this student's homework before (with the word) is not asked for the word again."""
     _refuse_word_guessers()
+    known = homework_student(assignment.code)
     try:
-        return homework.start(assignment, student, word, browser=browser_id(make=True))
+        return homework.start(assignment, student, word, browser=browser_id(make=True),
+                              word_known=known is not None and str(known) == str(student))
     except BadRequest as refused:
         if refused.code == "wrong-class-word":
             _count_guess("class-word")

@@ -203,7 +203,8 @@ def _student_page(assignment: Any, error: ServiceError | None = None, pick: bool
         "homework/student.html", assignment=assignment, status=homework.status(assignment, now),
         closed=_why_not_open(assignment, now), me=me,
         outlook=_outlook(assignment, me.id, now) if me is not None else None,
-        roster=homework.roster(assignment), word=bool(school_class.word), lang=kept_language(),
+        roster=homework.roster(assignment), word=bool(school_class.word) and me is None,  # (known: not asked again)
+        lang=kept_language(),
         rules_title=preset_title(assignment.rules), error=translated(error) if error else None)
     return (page, error.status) if error else page
 
