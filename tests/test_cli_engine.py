@@ -101,3 +101,14 @@ def test_replay_of_our_own_record_tells_it_and_reads_it_as_json(tmp_path):
     path.write_text(json.dumps(yaml.safe_load(source.read_text())["record"], indent="\t"))
     result = run("replay", str(path), "--json")
     assert result.exit_code == 0 and json.loads(result.output)["turn"] == "Anna"
+
+
+def test_simulate_names_every_preset_and_plays_the_family_games():
+    from app.engine.options import PRESETS
+
+    help_text = " ".join(run("simulate", "--help").output.split())
+    assert all(name in help_text for name in PRESETS), help_text
+    result = run("simulate", "--rules", "quartett", "--players", "2", "--bots", "expert,memory", "--games", "5",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["games"] == 5

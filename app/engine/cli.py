@@ -44,7 +44,7 @@ def _scores(state: ReplayState) -> str:
 
 
 @click.command("simulate")
-@click.option("--rules", "rules", default="standard", show_default=True, help="A preset: standard, classic, go-fish, literature.")
+@click.option("--rules", "rules", default="standard", show_default=True, help="A preset: standard, classic, go-fish, literature, quartett, familles, familias.")
 @click.option("--deck", "deck_ref", default=None, help="A deck id or deck file (default: the preset's usual deck).")
 @click.option("--players", type=int, default=4, show_default=True)
 @click.option("--bots", default="random", show_default=True, help="One computer player for all seats, or one per seat: random,random,...")
