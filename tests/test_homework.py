@@ -365,3 +365,28 @@ def test_the_pages_say_the_days_in_the_readers_words(app):
     english = format_date(day, "medium", locale="en")  # "Mar 4, 2027"
     assert english in teacher.get(f"/homework/{made['id']}").get_data(as_text=True)
     assert english in teacher.get(f"/classes/{class_id}").get_data(as_text=True)
+
+
+@pytest.mark.database
+def test_quartett_homework_against_one_computer_keeps_a_talon_and_deals_her_missed_work_back(play_app):
+    from app.decks import get_deck
+    from app.services import reviews
+
+    teacher, class_id, students = _class(play_app)
+    made = assign(teacher, class_id, rules="quartett", deck="german-writers", computers=1)
+    anna_id = students["Anna"]
+    card = get_deck("german-writers").sets[2].cards[0].id  # a work of Schiller's
+    missed_at = time.time() - 3600
+    with play_app.app_context():  # she named it wrong an hour ago: due now
+        schedule = reviews.replayed([(missed_at, 1)])
+        db.session.add(ReviewCard(student_id=anna_id, deck_key="german-writers", card_id=card,
+                                  due=schedule.due.timestamp(), last_review=missed_at, reviews=1, lapses=1,
+                                  state_json=json.dumps(schedule.to_dict())))
+        db.session.commit()
+    game = start(play_app.test_client(), made["code"], anna_id).get_json()
+    with play_app.app_context():
+        header = json.loads(Table.query.filter_by(code=game["table"]).one().deals[0].header_json)
+    hands, stock = header["hands"], header.get("stock") or []
+    assert len(hands["Anna"]) == 10 and len(stock) == 32 - 20  # two players: ten each, the rest the talon
+    holder = next(name for name, cards in hands.items() if card in cards)
+    assert holder != "Anna", hands  # her due work is in the computer's hand
