@@ -149,3 +149,11 @@ def test_the_openapi_document_describes_the_table_language(client):
     assert schemas["NewTable"]["properties"]["language"]["enum"] == list(LANGUAGES)
     assert schemas["TableState"]["properties"]["language"]["enum"] == list(LANGUAGES)
     assert "table's language" in document["info"]["description"]
+
+
+def test_a_table_without_a_name_is_called_by_its_game_on_the_projector(app):
+    teacher = teacher_client(app)
+    quartett = open_table(teacher, rules="quartett", deck="german-writers", language="de")
+    assert "<h1>Quartett</h1>" in teacher.get(f"/t/{quartett}/projector?lang=de").get_data(as_text=True)
+    go_fish = open_table(teacher, rules="go-fish", name="7B's table")
+    assert "<h1>7B&#39;s table</h1>" in teacher.get(f"/t/{go_fish}/projector").get_data(as_text=True)
