@@ -26,11 +26,12 @@ from ..decks.look import is_playing_deck
 from ..engine.game import Game, SetupError
 from ..engine.options import DEFAULT_DECKS, PRESETS, OptionsError
 from ..languages import DEFAULT_LANGUAGE
-from ..models import Assignment, RosterStudent, SchoolClass, Seat, Table
+from ..models import Assignment, Review, ReviewCard, RosterStudent, SchoolClass, Seat, Table
 from ..store import presence
 from ..store.codes import name_key, new_code, new_token, normalize_code, token_hash
 from . import classes, deals, schemas, studio, tables, time_zones
 from .errors import BadRequest, Conflict, NotFound
+from .reviews import deck_key
 
 HOMEWORK_PACE = 1.0    # seconds between the computer players' moves: quicker than in class
 MAX_ASSIGNMENTS = 200  # per class
@@ -269,7 +270,7 @@ def _new_game(assignment: Assignment, student: RosterStudent, browser_digest: st
         name = tables.computer_name(taken, assignment.language)
         taken.add(name_key(name))
         seats.append(Seat(position=position, kind="computer", bot=assignment.bot, name=name, name_key=name_key(name)))
-    code = next((c for c in (new_code() for _ in range(20)) if not store.exists(c)), None)
+    code = tables.free_table_code()
     if code is None:
         raise Conflict(N_("Could not open the table; try again."), code="try-again")
     table = Table(code=code, name=assignment.name or student.name, deck_id=assignment.deck_id, rules=assignment.rules,
@@ -327,12 +328,6 @@ def last_finished_game(assignment: Assignment, student_id: int) -> Table | None:
     return found
 
 
-def deck_key(assignment: Assignment) -> str:
-    from .reviews import deck_key as key
-
-    return key(assignment.deck_id)
-
-
 def student_named(assignment: Assignment, student_id: Any) -> RosterStudent | None:
     """The roster student of this homework's class with this id (None for any other)."""
     found = row_by_id(RosterStudent, student_id)
@@ -364,11 +359,8 @@ class Outlook:
 def outlook(assignment: Assignment, student_id: int, now: float | None = None) -> Outlook:
     """What her homework page shows: how many games are done, what her last game named and when each
     work comes back, and when her next review is worth doing."""
-    from ..models import Review, ReviewCard
-    from .reviews import deck_key as key_of
-
     now = time.time() if now is None else now
-    key = key_of(assignment.deck_id)
+    key = deck_key(assignment.deck_id)
     named: list[Named] = []
     last = last_finished_game(assignment, student_id)
     if last is not None and last.deals:

@@ -31,10 +31,10 @@ from ..models import DeckSnapshot, Review, ReviewCard, RosterStudent, SchoolClas
 from ..store import deck_by_ref
 from . import reports
 from .errors import NotFound
+from .studio import STUDIO_PREFIX, deck_of, ref_of, visible
 
 STATES = ("recalled", "due", "missed", "never")
 AGAIN = 1              # FSRS's rating of a wrong or passed naming
-STUDIO_PREFIX = "studio:"
 DEFAULT_DECK = "authors-1861"  # the grid of a class with no review yet
 BUCKET_SECONDS = 900   # every time zone's offset from UTC is a whole number of quarters of an hour
 
@@ -164,8 +164,6 @@ def _deck(key: str, teacher_id: int, reviewed: bool) -> Deck | None:
     if number is not None:
         row = db.session.get(StudioDeck, number)
         if row is not None and (row.owner_id == teacher_id or row.shared):
-            from .studio import deck_of
-
             try:
                 return deck_of(row)
             except DeckError:
@@ -184,8 +182,6 @@ def _deck(key: str, teacher_id: int, reviewed: bool) -> Deck | None:
 def choices(teacher_id: int, reviewed: list[DeckChoice]) -> list[DeckChoice]:
     """The decks the page offers: the class's first (with their reviews), then every other built-in deck
     and studio deck the teacher sees, by title."""
-    from .studio import ref_of, visible
-
     taken = {choice.key for choice in reviewed}
     others = [DeckChoice(deck.id, deck.title) for deck in builtin_decks().values() if deck.id not in taken]
     others += [DeckChoice(ref_of(row), str(row.title)) for row in visible(teacher_id) if ref_of(row) not in taken]

@@ -117,6 +117,11 @@ def table_language(value: str | None, default: str = DEFAULT_LANGUAGE) -> str:
 COMPUTER_NAME = N_("Computer %(number)d")
 
 
+def free_table_code(attempts: int = 20) -> str | None:
+    """A join code no table has (None when `attempts` random ones were all taken)."""
+    return next((code for code in (new_code() for _ in range(attempts)) if not store.exists(code)), None)
+
+
 def computer_name(taken: set[str], language: str) -> str:
     """A computer player's name in the table's language ("Computer 1", "Компьютер 1"), the first number
     not taken. Kept in the seat as said then: a table's existing computers keep the names they have.
@@ -246,10 +251,7 @@ def create(spec: Any, teacher_id: int, default_language: str = DEFAULT_LANGUAGE)
 
     class_id = classes.get_own(teacher_id, spec.class_id).id if spec.class_id is not None else None
     deck_id = studio.table_deck_id(deck_ref, teacher_id)  # a studio deck is frozen as the table opens
-    for _attempt in range(20):
-        code = new_code()
-        if not store.exists(code):
-            break
+    code = free_table_code() or new_code()  # (none free: the commit below refuses it, with a sentence)
     table = Table(code=code, name=spec.name.strip(), deck_id=deck_id, rules=rules,
                   options_json=json.dumps(overrides), match_format=spec.match.format,
                   match_tie_break=spec.match.tie_break,

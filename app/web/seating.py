@@ -59,15 +59,11 @@ def ask_token(code: str) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def _forget(key: str, code: str) -> None:
-    held = _bucket(key)
-    if code in held:
-        held.pop(code)
-        session[key] = held
-
-
 def forget_ask(code: str) -> None:
-    _forget("asks", code)
+    asks = _bucket("asks")
+    if code in asks:
+        asks.pop(code)
+        session["asks"] = asks
 
 
 def remember_homework(code: str, student_id: int) -> None:
@@ -80,10 +76,6 @@ def remember_homework(code: str, student_id: int) -> None:
 def homework_student(code: str) -> int | None:
     student = _bucket("homework").get(code)
     return student if isinstance(student, int) else None
-
-
-def forget_homework(code: str) -> None:
-    _forget("homework", code)
 
 
 def browser_id(make: bool = False) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ...decks.errors import N_, say
-from ...db import begin_write, db, row_id
+from ...db import begin_write, db, row_by_id
 from ...decks import Deck, DeckError, builtin_decks, load_deck_text
 from ...models import DeckSnapshot, StudioDeck
 from ...store import SNAPSHOT_PREFIX
@@ -33,11 +33,9 @@ def own(teacher_id: int) -> list[StudioDeck]:
     return [row for row in visible(teacher_id) if row.owner_id == teacher_id]
 
 
-
 def get_visible(teacher_id: int, deck_number: Any) -> StudioDeck:
     """A deck this teacher may see: their own or a shared one. Another's private deck is not found."""
-    number = row_id(deck_number)
-    row = db.session.get(StudioDeck, number) if number else None
+    row = row_by_id(StudioDeck, deck_number)
     if row is None or (row.owner_id != teacher_id and not row.shared):
         raise NotFound(N_("There is no such deck in the studio."), code="unknown-deck")
     return row
