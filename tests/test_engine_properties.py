@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from app.decks import get_deck
 from app.engine.bots import make_bot
 from app.engine.game import Game
-from app.engine.moves import Answer, Ask, Claim, PassTurn
+from app.engine.moves import Answer, Ask, Challenge, Claim, Defend, PassTurn
 from app.engine.options import make_options
 from app.engine.record import load_record_text, record_of
 from app.engine.replay import replay
@@ -47,6 +47,12 @@ TABLES = [
     ("familias", "authors-1861", 2, {"lucky_draw_continues": False}),
     ("familias", "authors-1861", 5, {"name_the_work": True, "answers": "typos"}),
     ("classic", "authors-1861", 2, {"two_player_talon": True, "deal_size": 8}),
+    ("classic", "authors-1861", 4, {"challenge_sets": True, "name_the_work": True}),
+    ("quartett", "german-writers", 3, {"challenge_sets": True, "named_asks": True, "answers": "typos"}),
+    ("familles", "french-writers", 4, {"challenge_sets": True}),
+    ("go-fish", "authors-1861", 8, {"challenge_sets": True, "double_deck": True, "name_the_work": True}),
+    ("classic", "authors-1861", 5, {"challenge_sets": True, "ask_by": "set", "name_the_work": True,
+                                    "answer_names": "set"}),
 ]
 MAX_MOVES = 5000
 
@@ -116,6 +122,9 @@ def candidate_moves(game: Game, player: str, rng_seed: int) -> list:
         moves.append(PassTurn(player, target))
     moves.append(Ask(player, game.players[0], set="no-such-set"))
     moves.append(Answer(player, "whatever"))
+    moves.append(Defend(player, game.deck.sets[0].id, ("whatever",)))
+    moves.append(Challenge(player, None))
+    moves += [Challenge(player, card_set.id) for card_set in game.deck.sets]
     if game.teams:
         team = next(t for t in game.teams if player in t)
         other = next(t for t in game.teams if player not in t)
@@ -132,12 +141,15 @@ def check_exact_legal_moves(game: Game, step: int) -> None:
         legal = list(game.legal_moves(player))
         listed = set(legal)
         answer_listed = any(isinstance(m, Answer) for m in legal)
+        defence = next((m for m in legal if isinstance(m, Defend)), None)
         for move in legal[:400]:
             assert game.check(move) is None, (move, game.check(move))
         for move in candidate_moves(game, player, step):
             refusal = game.check(move)
             if isinstance(move, Answer):
                 assert (refusal is None) == answer_listed
+            elif isinstance(move, Defend):  # any names are a legal defence of the set challenged
+                assert (refusal is None) == (defence is not None and move.set == defence.set), (move, refusal)
             elif isinstance(move, Claim) and len(legal) > 400:
                 claim_sets = {m.set for m in legal if isinstance(m, Claim)}
                 if refusal is None:

@@ -51,6 +51,14 @@ def check_answers(expect: dict, events: list[dict]) -> None:
     assert answered == [{"card": str(a["card"]), "verdict": a["verdict"]} for a in expect["answers"]]
 
 
+def check_defences(expect: dict, events: list[dict]) -> None:
+    """`defences` (challenge_sets): each defence of a challenged set as the table saw it, in order."""
+    if "defences" not in expect:
+        return
+    keys = ("player", "held", "count", "size")
+    assert [{k: e[k] for k in keys} for e in events if e["type"] == "defence"] == expect["defences"]
+
+
 def test_the_shared_example_records_are_found():
     if not SHARED_RECORDS.is_dir():
         pytest.skip(MISSING)
@@ -72,6 +80,7 @@ def test_record_replays_as_expected(path: Path):
     result = replay(load_record_text(path.read_bytes(), str(path)))
     check_expectations(expect, result.to_json(), result.exit_status)
     check_answers(expect, result.game.events_seen_by(None))
+    check_defences(expect, result.game.events_seen_by(None))
 
 
 def test_the_command_prints_the_same_json_and_exit_status():

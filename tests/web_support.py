@@ -124,6 +124,8 @@ def library_sets(deck) -> dict[str, list[str]]:
 def choose_move(state, deck, rng: random.Random) -> dict:
     """A legal move as the play screen offers it: built only from this seat's state and the deck."""
     game = state["game"]
+    if game.get("challenge"):  # challenge_sets: the challenger's word, or the layer's names
+        return challenge_move(game["challenge"], deck, rng)
     if deck.get("recall"):
         return _recall_move(state, deck, rng)
     if game["prompts"]:
@@ -156,6 +158,15 @@ def choose_move(state, deck, rng: random.Random) -> dict:
     cards = [c["id"] for s in deck["sets"] if s["id"] == set_id for c in s["cards"]
              if asks["bluff"] or c["id"] not in game["hand"]]
     return {"ask": target, "card": rng.choice(cards)}
+
+
+def challenge_move(challenge, deck, rng: random.Random) -> dict:
+    """A challenge's move as a student makes it: challenge or not, by a coin; a defence names the set's
+    works as she remembers them (each with chance 0.7, from the library: nothing the table sent)."""
+    if challenge["stage"] == "offer":
+        return {"challenge": challenge["set"] if rng.random() < 0.5 else None}
+    works = library_sets(deck).get(challenge["set"], [])
+    return {"defend": challenge["set"], "names": [w for w in works if rng.random() < 0.7]}
 
 
 def _recall_move(state, deck, rng: random.Random) -> dict:

@@ -29,6 +29,13 @@ class EventFields(TypedDict, total=False):
     holders: dict[str, list[str]]   # claim: the cards each teammate was said to hold
     actual: dict[str, str]          # claim: who held each card
     to: str                         # pass
+    challenged: bool                # challenge: true, or false when the set is let go
+    held: bool                      # defence: every work named, the set is kept
+    count: int                      # defence: the works named
+    size: int                       # defence: the set's works
+    names: list[str]                # defence (the layer's secret): what was typed
+    verdicts: list[str]             # defence (secret): each name's verdict
+    titles: list[str | None]        # defence (secret): the work each name named, or None
 
 
 class Event:

@@ -17,7 +17,7 @@ from ..decks.model import Deck
 from .decks import deck_for
 from .events import Event, EventFields
 from .outcome import Outcome
-from .moves import N_, Answer, Ask, Claim, IllegalMove, Move, PassTurn
+from .moves import N_, Answer, Ask, Challenge, Claim, Defend, IllegalMove, Move, PassTurn
 from .answers import Verdict, candidates_named, grade
 from .options import Options, OptionsError, in_play
 from .views import AskChoices, PlayerView, PublicView, attributions
@@ -105,6 +105,20 @@ class _Handover:
         self.spent: set[int] = set()
 
 
+class _Challenge:
+    """`challenge_sets`: a set laid down from a handover, which the player who gave up its last card may
+    challenge; once challenged (`defending`), its layer names its works."""
+
+    __slots__ = ("set", "layer", "giver", "defending")
+
+    def __init__(self, s: int, layer: int, giver: int):
+        self.set, self.layer, self.giver, self.defending = s, layer, giver, False
+
+    @property
+    def actor(self) -> int:
+        return self.layer if self.defending else self.giver
+
+
 class Game:
     def __init__(self, deck: Deck, options: Options, players: Sequence[str], *, dealer: str | None = None,
                  teams: Sequence[Sequence[str]] | None = None, hands: Mapping[str, Sequence[str]] | None = None,
@@ -150,6 +164,7 @@ class Game:
         self._prompts: list[deque[int]] = [deque() for _ in range(n)]
         self._handovers: list[_Handover | None] = [None] * n  # answer_names: set; the open prompts' handover
         self._bonus: list[int] = [0] * n
+        self._challenges: deque[_Challenge] = deque()  # challenge_sets: sets that may be challenged, oldest first
         self._turn: int | None = None
         self._must_pass = False       # the turn holder emptied their hand by a claim and hands the turn on
         self._may_pass = False        # house rule: after a claim, the claimer may hand the turn on
@@ -439,7 +454,7 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        return self._sets_left == 0 and not any(self._prompts)
+        return self._sets_left == 0 and not any(self._prompts) and not self._challenges
 
     # ------------------------------------------------------------------------------------------
     # Events, as one seat (or the public: None) saw them: the only way out of the game
@@ -463,6 +478,8 @@ class Game:
         return None if actor is None else self.players[actor]
 
     def _actor(self) -> int | None:
+        if self._challenges:  # a challenge waits for its challenger's word, then for the layer's names
+            return self._challenges[0].actor
         if self._turn is not None and (self._sets_left > 0 or self._prompts[self._turn]):
             return self._turn
         for seat, prompts in enumerate(self._prompts):
@@ -484,6 +501,10 @@ class Game:
             self._apply_claim(move)
         elif isinstance(move, PassTurn):
             self._apply_pass(move)
+        elif isinstance(move, Challenge):
+            self._apply_challenge(move)
+        elif isinstance(move, Defend):
+            self._apply_defend(move)
         else:
             raise IllegalMove("not-allowed", "this is not a move of this game", move)
         self._settle()
@@ -495,7 +516,7 @@ class Game:
     def _settle(self) -> None:
         """With a stock, a player who has nobody to ask draws a card instead, and the turn passes left."""
         while (self.options.stock and self._stock and self._team_of is None and self._turn is not None
-               and self._sets_left and not self._prompts[self._turn]
+               and self._sets_left and not self._prompts[self._turn] and not self._challenges
                and not any(size for seat, size in enumerate(self._hand_size) if seat != self._turn)):
             seat = self._turn
             self._draw(seat, reason="no-one-to-ask")
@@ -512,6 +533,10 @@ class Game:
                 self._validate_claim(move)
             elif isinstance(move, PassTurn):
                 self._validate_pass(move)
+            elif isinstance(move, Challenge):
+                self._validate_challenge(move)
+            elif isinstance(move, Defend):
+                self._validate_defend(move)
             else:
                 return IllegalMove("not-allowed", "this is not a move of this game", move)
         except IllegalMove as refusal:
@@ -530,6 +555,7 @@ class Game:
     def _on_turn(self, seat: int, move: Move, claims_any_time: bool = False) -> None:
         if self._sets_left == 0:
             raise IllegalMove("game-over", "every set is already down; the hand is over", move)
+        self._challenge_first(seat, move)
         if claims_any_time:
             return
         if self._turn != seat:
@@ -633,6 +659,8 @@ class Game:
                 self._prompts[seat].extend(given)  # already in the deck's order of works
             while self.options.lay_down_complete and self._complete(seat, s):
                 self._lay_down(seat, s)
+                if self.options.challenge_sets:  # the target gave up its last card: they may challenge
+                    self._challenges.append(_Challenge(self._books[seat][-1], seat, target))
             self._after_success(seat)
             return
         if self.options.stock and self._stock:
@@ -691,6 +719,7 @@ class Game:
             raise IllegalMove("nothing-to-answer", "there is no card waiting for you to name its work", move)
         if move.text is not None and not isinstance(move.text, str):
             raise IllegalMove("not-allowed", "an answer is a piece of text (or nothing, to pass)", move)
+        self._challenge_first(seat, move)
         return seat
 
     def _apply_answer(self, move: Answer) -> None:
@@ -742,6 +771,113 @@ class Game:
         """What `text` is worth as a name of the card's work, under these rules' `answers` option."""
         card = self.deck.card(card_id)
         return grade(text, card, self.deck.set(card.set_id).cards, self.options.answers)
+
+    # -- challenging a set (challenge_sets) ------------------------------------------------------
+    def _challenge_first(self, seat: int, move: Move) -> None:
+        """While a laid-down set may be (or was) challenged, nothing else is played."""
+        if not self._challenges:
+            return
+        challenge = self._challenges[0]
+        if seat != challenge.actor:
+            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
+                              whose=self.players[challenge.actor], player=self.players[seat])
+        if challenge.defending:
+            raise IllegalMove("not-allowed", "%(challenger)s challenged %(set)s: name its works first", move,
+                              challenger=self.players[challenge.giver], set=self._set_name(challenge.set))
+        raise IllegalMove("not-allowed", "first say whether you challenge %(set)s", move,
+                          set=self._set_name(challenge.set))
+
+    def _validate_challenge(self, move: Challenge) -> _Challenge:
+        seat = self._player(move.player, move)
+        if not self._challenges or self._challenges[0].defending:
+            raise IllegalMove("not-allowed", "there is no set to challenge now", move)
+        challenge = self._challenges[0]
+        if seat != challenge.giver:
+            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
+                              whose=self.players[challenge.actor], player=move.player)
+        if move.set is not None and str(move.set) != self._set_ids[challenge.set]:
+            raise IllegalMove("not-allowed", "the set you may challenge now is %(set)s", move,
+                              set=self._set_name(challenge.set))
+        return challenge
+
+    def _apply_challenge(self, move: Challenge) -> None:
+        challenge = self._validate_challenge(move)
+        challenged = move.set is not None
+        self._emit("challenge", player=move.player, target=self.players[challenge.layer],
+                   set=self._set_ids[challenge.set], challenged=challenged)
+        if challenged:
+            challenge.defending = True
+        else:
+            self._challenges.popleft()
+
+    def _validate_defend(self, move: Defend) -> tuple[_Challenge, tuple[str, ...]]:
+        seat = self._player(move.player, move)
+        if not self._challenges or not self._challenges[0].defending:
+            raise IllegalMove("not-allowed", "nobody has challenged a set of yours", move)
+        challenge = self._challenges[0]
+        if seat != challenge.layer:
+            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
+                              whose=self.players[challenge.actor], player=move.player)
+        if str(move.set) != self._set_ids[challenge.set]:
+            raise IllegalMove("not-allowed", "the challenged set is %(set)s", move, set=self._set_name(challenge.set))
+        names = move.names
+        if not isinstance(names, tuple) or not all(isinstance(name, str) for name in names):
+            raise IllegalMove("not-allowed", "a defence is a list of names, one for each work", move)
+        size = len(self._set_cards[self._group[challenge.set]])
+        if len(names) > size:
+            raise IllegalMove("not-allowed", "%(set)s has %(count)s works: name each once", move,
+                              set=self._set_name(challenge.set), count=str(size))
+        return challenge, names
+
+    def _apply_defend(self, move: Defend) -> None:
+        """Each name is graded, as a naming is (`answers`), against the set's works not yet named (a
+        right name before an almost right one); the set is kept when every work is named, and then
+        scores its layer 1 bonus point; otherwise it goes to the challenger."""
+        challenge, names = self._validate_defend(move)
+        works = self._set_cards[self._group[challenge.set]]
+        card_of = self.deck.card
+        named: list[int] = []
+        verdicts: list[str] = []
+        titles: list[str | None] = []
+        for text in names:
+            candidates = [w for w in works if w not in named]
+            verdict, hits = candidates_named(text, [card_of(self._card_ids[w]) for w in candidates],
+                                             [card_of(self._card_ids[w]) for w in named], self.options.answers)
+            verdicts.append(verdict.value)
+            if hits:
+                work = self._card_index[hits[0].id]
+                named.append(work)
+                titles.append(self._card_title(work))
+            else:
+                titles.append(None)
+        layer, giver, s = challenge.layer, challenge.giver, challenge.set
+        held = len(named) == len(works)
+        if held:
+            self._bonus[layer] += 1
+        else:  # the set changes hands: the challenger's books (and team) now hold it
+            self._books[layer].remove(s)
+            self._books[giver].append(s)
+            if self._team_of is not None:
+                self._team_books[self._team_of[layer]].remove(s)
+                self._team_books[self._team_of[giver]].append(s)
+                self._set_winner[s] = self._team_of[giver]
+            else:
+                self._set_winner[s] = giver
+        # What was typed, and which works it named, go to the layer only; the table learns how many.
+        self._emit("defence", secret={"names": list(names), "verdicts": verdicts, "titles": titles}, owner=layer,
+                   player=move.player, target=self.players[giver], set=self._set_ids[s], held=held,
+                   count=len(named), size=len(works))
+        self._challenges.popleft()
+
+    def challenge(self) -> dict[str, str] | None:
+        """The challenge now open, as the table sees it: the set, its layer (`player`), the player who may
+        challenge it (`challenger`) and its `stage`: "offer" (theirs to decide) or "defend" (the layer names
+        its works); None when there is none."""
+        if not self._challenges:
+            return None
+        c = self._challenges[0]
+        return {"set": self._set_ids[c.set], "player": self.players[c.layer], "challenger": self.players[c.giver],
+                "stage": "defend" if c.defending else "offer"}
 
     # -- claims (Literature) --------------------------------------------------------------------
     def _validate_claim(self, move: Claim) -> tuple[int, int, dict[int, int]]:
@@ -901,6 +1037,15 @@ class Game:
         seat = self._seat.get(player)
         if seat is None:
             return
+        if self._challenges:
+            challenge = self._challenges[0]
+            set_id = self._set_ids[challenge.set]
+            if challenge.defending and seat == challenge.layer:
+                yield Defend(player, set_id, ())
+            elif not challenge.defending and seat == challenge.giver:
+                yield Challenge(player, set_id)
+                yield Challenge(player, None)
+            return
         if self._prompts[seat]:
             yield Answer(player, None)
             return
@@ -917,7 +1062,7 @@ class Game:
     def asks(self, player: str) -> AskChoices:
         """The legal asks of `player` now, as a lazy sequence (empty when they may not ask)."""
         seat = self._seat[player]
-        if self._turn != seat or self._must_pass or self._prompts[seat] or self._sets_left == 0:
+        if self._turn != seat or self._must_pass or self._prompts[seat] or self._sets_left == 0 or self._challenges:
             return AskChoices(player, self.options.ask_by, (), ())
         return self._ask_choices(seat)
 
@@ -928,7 +1073,7 @@ class Game:
     def claimable_sets(self, player: str) -> tuple[str, ...]:
         """Sets `player` may claim now (Literature); any attribution of their cards to the team is legal."""
         seat = self._seat[player]
-        if not self.options.claims or self._sets_left == 0 or self._prompts[seat]:
+        if not self.options.claims or self._sets_left == 0 or self._prompts[seat] or self._challenges:
             return ()
         on_turn = self._turn == seat
         if on_turn and self._must_pass:
@@ -942,7 +1087,7 @@ class Game:
         return self._pass_choices(self._seat[player])
 
     def _pass_choices(self, seat: int) -> tuple[str, ...]:
-        if self._turn != seat or self._prompts[seat] or self._sets_left == 0:
+        if self._turn != seat or self._prompts[seat] or self._sets_left == 0 or self._challenges:
             return ()
         if not (self._must_pass or self._may_pass):
             return ()
@@ -1087,6 +1232,7 @@ class Game:
             last_answer=None if self._last_answer is None else self._last_answer.public(),
             log=None,
             winners=tuple(self.winners()) if self._sets_left == 0 else (),
+            challenge=self.challenge(),
             version=len(self.moves),
             recent=(),
         )
@@ -1112,7 +1258,7 @@ class Game:
             prompts=self.prompts(player),
             to_act=actor == seat,
             asks=self._ask_choices(seat) if actor == seat and self._turn == seat and not self._prompts[seat]
-            and not self._must_pass and self._sets_left else None,
+            and not self._must_pass and self._sets_left and not self._challenges else None,
             claimable=self.claimable_sets(player),
             pass_targets=self._pass_choices(seat) if actor == seat else (),
         )

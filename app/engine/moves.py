@@ -11,7 +11,7 @@ from typing import Any
 
 from ..decks.errors import N_, Sentence, Text
 
-__all__ = ["Ask", "Answer", "Claim", "PassTurn", "Move", "MOVE_FIELDS", "move_from_dict", "N_", "IllegalMove"]
+__all__ = ["Ask", "Answer", "Claim", "PassTurn", "Challenge", "Defend", "Move", "MOVE_FIELDS", "move_from_dict", "N_", "IllegalMove"]
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,35 @@ class PassTurn:
         return replace(self, player=_swap(self.player, old, new), to=_swap(self.to, old, new))
 
 
-Move = Ask | Answer | Claim | PassTurn
+@dataclass(frozen=True)
+class Challenge:
+    """`challenge_sets`: the player who gave up a laid-down set's last card challenges it (`set`), or lets it
+    go (None)."""
+    player: str
+    set: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "challenge": self.set}
+
+    def renamed(self, old: str, new: str) -> "Challenge":
+        return replace(self, player=_swap(self.player, old, new))
+
+
+@dataclass(frozen=True)
+class Defend:
+    """`challenge_sets`: the challenged player names the works of the set from memory, one text each."""
+    player: str
+    set: str
+    names: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "defend": self.set, "names": list(self.names)}
+
+    def renamed(self, old: str, new: str) -> "Defend":
+        return replace(self, player=_swap(self.player, old, new))
+
+
+Move = Ask | Answer | Claim | PassTurn | Challenge | Defend
 
 # Each kind of move by the key that names it in a record, with the keys it may carry.
 MOVE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -91,6 +119,8 @@ MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "answer": ("player", "answer"),
     "claim": ("player", "claim", "holders"),
     "pass_to": ("player", "pass_to"),
+    "challenge": ("player", "challenge"),
+    "defend": ("player", "defend", "names"),
 }
 
 
@@ -105,6 +135,11 @@ def move_from_dict(data: dict[str, Any]) -> Move:
         return Answer(player, data["answer"])
     if "claim" in data:
         return Claim.of(player, data["claim"], data["holders"])
+    if "challenge" in data:
+        return Challenge(player, data["challenge"])
+    if "defend" in data:
+        names = data.get("names")
+        return Defend(player, data["defend"], tuple(names) if isinstance(names, (list, tuple)) else names)
     return PassTurn(player, data["pass_to"])
 
 

@@ -167,6 +167,11 @@ class Options:
         False, label=N_("The asker types the title of the card asked for"),
         help=N_("Asking for a card: the asker types the work from memory; a right naming scores 1."),
         rules=CARD_ASKS)
+    challenge_sets: bool = option(
+        False, label=N_("Challenge a set"),
+        help=N_("When a player lays down a set, the player who gave up its last card may challenge: the layer "
+                "names every work of the set from memory, or the set goes to the challenger."),
+        rules=AUTHORS)
     # The two true/false options whose values are worth saying in words on the form.
     bonus_in_score: bool = option(
         True, label=N_("The bonus counts as a set"),
@@ -323,6 +328,12 @@ def _check(options: Options) -> None:
         raise OptionsError(N_('option "%(name)s" must be at least %(least)d'), name="deal_size", least=1)
     if options.double_deck and options.claims:  # a claim names who holds which card; copies are not told apart
         raise OptionsError(N_('option "%(name)s" is not played with "%(other)s"'), name="double_deck", other="claims")
+    if options.challenge_sets and options.claims:  # a claimed set was laid down by no one
+        raise OptionsError(N_('option "%(name)s" is not played with "%(other)s"'), name="challenge_sets",
+                           other="claims")
+    if options.challenge_sets and options.works_listed:  # a challenged set is named from memory
+        raise OptionsError(N_('option "%(name)s" is not played with "%(other)s"'), name="challenge_sets",
+                           other="works_listed")
     if options.named_asks and options.ask_by != "card":
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="named_asks", needed="ask_by: card")
     if options.stand_in_after is not None and not 1 <= options.stand_in_after <= 10:

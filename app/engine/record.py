@@ -28,7 +28,7 @@ FORMAT = "authors-record/1"
 RECORD_DEPTH = 8
 RECORD_KEYS = ("format", "rules", "options", "deck", "players", "dealer", "teams", "hands", "stock", "seed",
                "moves")
-MOVE_KINDS = tuple(MOVE_FIELDS)  # ask, answer, claim, pass_to
+MOVE_KINDS = tuple(MOVE_FIELDS)  # ask, answer, claim, pass_to, challenge, defend
 NULL_TAG = "tag:yaml.org,2002:null"
 
 
@@ -319,8 +319,13 @@ class _RecordReader:
         for key in allowed[1:]:
             if key == "holders":
                 continue
+            if key == "names" and key in fields:  # a defence: the works named, one text each
+                names = fields[key][1]
+                data[key] = [] if _is_null(names) else self.text_list(names, f"{what}: names")
+                continue
             if key in fields:
-                data[key] = self.text(fields[key][1], f"{what}: {key}", allow_null=key in ("named", "answer"))
+                data[key] = self.text(fields[key][1], f"{what}: {key}",
+                                      allow_null=key in ("named", "answer", "challenge"))
         if kind == "claim":
             if "holders" not in fields:
                 raise self.fail(node, f'{what}: a claim names the "holders" of the set\'s cards')

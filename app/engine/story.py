@@ -27,7 +27,7 @@ def tell(game: Game, numbered: tuple[int, Move] | None, events: list[Event]) -> 
 def _line(deck: Deck, event: Event, any_work: bool = False) -> str:
     """One event in words; `any_work`: answers may name any work of the set (`answer_names: set`), so
     the line also says which received card the answer resolved to."""
-    d = event.data
+    d: EventFields = {**event.data, **(event.secret or {})}  # the whole story: what was typed too
     if event.kind == "ask":
         wanted = deck.card(d["card"]).title if d["card"] else deck.set(d["set"]).name
         if "verdict" in d:  # named_asks: what the asker typed, and how it was graded
@@ -59,6 +59,17 @@ def _line(deck: Deck, event: Event, any_work: bool = False) -> str:
         return f"{d['player']} claims {deck.set(d['set']).name}: {outcome}."
     if event.kind == "pass":
         return f"{d['player']} hands the turn to {d['to']}."
+    if event.kind == "challenge":
+        name = deck.set(d["set"]).name
+        if d["challenged"]:
+            return f"{d['player']} challenges {d['target']}'s {name}: name its works."
+        return f"{d['player']} lets {d['target']}'s {name} stand."
+    if event.kind == "defence":
+        name = deck.set(d["set"]).name
+        said = "; ".join(f"\"{text}\" ({verdict})" for text, verdict in zip(d.get("names", []), d.get("verdicts", [])))
+        kept = "keeps it, +1" if d["held"] else f"it goes to {d['target']}"
+        return (f"{d['player']} names {d['count']} of the {d['size']} works of {name}"
+                f"{': ' + said if said else ''} - {kept}.")
     if event.kind == "last-card":
         return f"{d['player']} has one card left."
     return f"{event.kind}: {d}"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from .events import EventFields
-from .moves import Answer, Ask, Claim, Move, PassTurn
+from .moves import Answer, Ask, Challenge, Claim, Defend, Move, PassTurn
 from ..decks.model import Deck
 from .options import Options
 
@@ -65,6 +65,7 @@ class PublicView:
     version: int
     last_answer: EventFields | None      # the latest naming of a work, whoever made it
     recent: tuple[EventFields, ...]      # the events of the last move, as this view's reader saw them
+    challenge: dict[str, str] | None     # challenge_sets: the challenge now open (Game.challenge)
 
     def to_dict(self, plain: bool = True) -> dict[str, Any]:
         """The view's facts by name (not its options, deck or ask choices). `plain=False` leaves the
@@ -91,6 +92,13 @@ class PlayerView(PublicView):
 
     def legal_moves(self) -> Iterator[Move]:
         """The same moves as Game.legal_moves for this seat, from this view alone."""
+        if self.challenge is not None:
+            if self.challenge["stage"] == "defend" and self.challenge["player"] == self.seat:
+                yield Defend(self.seat, self.challenge["set"], ())
+            elif self.challenge["stage"] == "offer" and self.challenge["challenger"] == self.seat:
+                yield Challenge(self.seat, self.challenge["set"])
+                yield Challenge(self.seat, None)
+            return
         if self.prompts:
             yield Answer(self.seat, None)
             return

@@ -23,7 +23,7 @@ from ..engine import match
 from ..engine.bots import BOTS, Bot, make_bot
 from ..engine.dealing import deal_back
 from ..engine.game import Game
-from ..engine.moves import Answer, Ask, IllegalMove, Move, move_from_dict
+from ..engine.moves import Answer, Ask, Defend, IllegalMove, Move, move_from_dict
 from ..engine.record import Record, record_of, renamed_header
 from ..models import Deal, Seat, Table
 from ..store import DealLike, DealSnapshot, SeatLike, TableLike, TableSnapshot
@@ -407,6 +407,8 @@ def for_student(move: Move) -> Move:
         return Answer(move.player, None)
     if isinstance(move, Ask) and move.named is not None:
         return replace(move, named=None)
+    if isinstance(move, Defend):  # (a computer's defence is no naming of hers: the set is given up)
+        return Defend(move.player, move.set, ())
     return move
 
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..decks.errors import N_, say
-from ..engine.moves import Answer, Ask, Claim, Move, PassTurn
+from ..engine.moves import Answer, Ask, Challenge, Claim, Defend, Move, PassTurn
 from ..store import SeatLike, TableSnapshot
 from . import deals, idempotency, recall, schemas, state
 from .errors import BadRequest, Conflict
@@ -47,8 +47,8 @@ def play(table: TableSnapshot, seat: SeatLike, sent: schemas.MoveRequest, body: 
         result = recall.masked_result(table, played_in, result, seat.name)
     return result, replayed, table, seat
 
-def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.ClaimMove | schemas.PassMove,
-                      player: str) -> Move:
+def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.ClaimMove | schemas.PassMove
+                      | schemas.ChallengeMove | schemas.DefendMove, player: str) -> Move:
     """A move sent by a screen for the seat `player` (its shape checked by schemas.MoveRequest)."""
     if move.player is not None and move.player != player:
         raise BadRequest(say(N_('this seat plays as "%(player)s"; leave "player" out or give that name'),
@@ -59,5 +59,9 @@ def move_from_request(move: schemas.AskMove | schemas.AnswerMove | schemas.Claim
         return Answer(player, move.answer)
     if isinstance(move, schemas.PassMove):
         return PassTurn(player, move.pass_to)
+    if isinstance(move, schemas.ChallengeMove):
+        return Challenge(player, move.challenge)
+    if isinstance(move, schemas.DefendMove):
+        return Defend(player, move.defend, tuple(move.names))
     holders: dict[str, list[str] | tuple[str, ...]] = dict(move.holders)
     return Claim.of(player, move.claim, holders)

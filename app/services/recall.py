@@ -49,7 +49,9 @@ CARD_LIST_KEYS = ("given", "cards")
 def active(options: Options) -> bool:
     """Do this table's screens hide what is to be named?"""
     # A claim names who holds each card of a set, so Literature's claims need the works listed.
-    return (options.name_the_work or options.named_asks) and not options.works_listed and not options.claims
+    # A set may be challenged (challenge_sets): its works are then named from memory too.
+    return (options.name_the_work or options.named_asks or options.challenge_sets) and not options.works_listed \
+        and not options.claims
 
 
 def _key(table: TableLike, deal: DealLike) -> bytes:
@@ -78,7 +80,10 @@ class Mask:
             known |= set(view.hand)
             own = set(view.books.get(view.seat, ()))
             known |= {c for s in self.deck.sets if s.id in own for c in s.card_ids}
-        self.known = known - prompts
+        # A set challenged, or that may be, is named from memory by its layer: no screen is sent its titles.
+        contested = view.challenge["set"] if view.challenge else None
+        self.contested = set(self.deck.set(contested).card_ids) if contested else set()
+        self.known = known - prompts - self.contested
         self.prompts = prompts
 
     # -- tokens -----------------------------------------------------------------------------------
@@ -94,7 +99,8 @@ class Mask:
         return sorted(self.token(c) for c in card_ids)
 
     def may_know(self, card_id: str | None) -> bool:
-        return card_id is not None and (card_id in self.known or card_id in self.revealed)
+        return card_id is not None and card_id not in self.contested and (
+            card_id in self.known or card_id in self.revealed)
 
     # -- events -----------------------------------------------------------------------------------
     @overload

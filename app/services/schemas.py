@@ -322,7 +322,20 @@ class PassMove(Body):
     pass_to: Annotated[Text, What('"pass_to"')]
 
 
-MOVE_KINDS = ("ask", "answer", "claim", "pass_to")
+class ChallengeMove(Body):
+    player: Text | None = None
+    challenge: Annotated[Text | None, What('"challenge"')] = Field(
+        description="With the option challenge_sets: the set just laid down to challenge, or null to let it stand.")
+
+
+class DefendMove(Body):
+    player: Text | None = None
+    defend: Annotated[Text, What('"defend"')] = Field(description="The challenged set.")
+    names: Annotated[list[Typed], Field(max_length=12), What('"names"')] = Field(
+        default_factory=list, description="The set's works as the student names them from memory, one text each.")
+
+
+MOVE_KINDS = ("ask", "answer", "claim", "pass_to", "challenge", "defend")
 
 
 def _move_kind(value: Any) -> str | None:
@@ -333,9 +346,10 @@ def _move_kind(value: Any) -> str | None:
 
 
 Move = Annotated[Union[Annotated[AskMove, Tag("ask")], Annotated[AnswerMove, Tag("answer")],
-                       Annotated[ClaimMove, Tag("claim")], Annotated[PassMove, Tag("pass_to")]],
+                       Annotated[ClaimMove, Tag("claim")], Annotated[PassMove, Tag("pass_to")],
+                       Annotated[ChallengeMove, Tag("challenge")], Annotated[DefendMove, Tag("defend")]],
                  Discriminator(_move_kind, custom_error_type="move_kind",
-                               custom_error_message="one of ask, answer, claim, pass_to"),
+                               custom_error_message="one of ask, answer, claim, pass_to, challenge, defend"),
                  What('"move"')]
 
 
@@ -447,7 +461,8 @@ def explain(model: type[Body], error: Mapping[str, Any]) -> Phrase:
 # The models behind a discriminated union, by tag: an error's path names the tag ("move", "ask", "set").
 UNIONS: dict[str, dict[str, type[Body]]] = {
     "match": {"hands": DealsMatch, "target": TargetMatch},
-    "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove}}
+    "move": {"ask": AskMove, "answer": AnswerMove, "claim": ClaimMove, "pass_to": PassMove,
+             "challenge": ChallengeMove, "defend": DefendMove}}
 
 
 def _field_at(model: type[Body], loc: tuple[int | str, ...]) -> tuple[str | None, What | None, Any]:

@@ -146,8 +146,8 @@ def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
     in the ask itself (`named_asks`), typed from memory — unless the works are listed (recognition) —
     and with set asks, whose received cards come unseen, any work of the set lacked named right
     (`answer_names: set`)."""
-    if not (options.name_the_work or options.named_asks):
-        return {}
+    if not (options.name_the_work or options.named_asks):  # a challenged set is named too: a slip forgiven
+        return {"answers": "typos"} if options.challenge_sets and "answers" not in given else {}
     out: dict[str, Any] = {"answers": "typos", "bonus_in_score": False}
     if options.ask_by == "card" and not options.works_listed and "named_asks" not in given:
         out["named_asks"] = True
@@ -158,7 +158,7 @@ def app_defaults(options: Options, given: dict[str, Any]) -> dict[str, Any]:
 
 # The options that are about naming works: they mean nothing for ordinary playing cards ("A♠" is no work).
 NAMING_OPTIONS = ("name_the_work", "named_asks", "answers", "answer_names", "bonus_in_score", "works_listed", "hints",
-                  "review_deals")
+                  "review_deals", "challenge_sets")
 
 
 def table_options(rules: str, given: dict[str, Any]) -> Options:

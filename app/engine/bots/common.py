@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from ..answers import grade
 from ..events import EventFields
-from ..moves import Answer, Ask, Claim, Move
+from ..moves import Answer, Ask, Challenge, Claim, Defend, Move
 from ..views import PlayerView
 from .knowledge import Knowledge
 
@@ -30,6 +30,23 @@ def recall_title(view: PlayerView, card_id: str, rng: random.Random, recall: flo
 def answer(view: PlayerView, rng: random.Random, recall: float) -> Answer:
     """Name the work of the oldest prompt, as remembered."""
     return Answer(view.seat, recall_title(view, view.prompts[0], rng, recall))
+
+
+def challenge_move(view: PlayerView, rng: random.Random, recall: float) -> Move | None:
+    """`challenge_sets`: the decision on a set laid down (challenge it, or let it stand), or the defence
+    of one's own (each of its works as remembered); None when no challenge is open.
+
+    A defended set scores its layer 1; a lost one moves a set from the layer to the challenger, 2 points
+    between them. So a challenge pays when the layer names every work with a chance under 2 in 3; the
+    computer takes its own memory as the layer's."""
+    challenge = view.challenge
+    if challenge is None:
+        return None
+    works = view.set_cards(challenge["set"])
+    if challenge["stage"] == "offer":
+        return Challenge(view.seat, challenge["set"] if recall ** len(works) < 2 / 3 else None)
+    names = (recall_title(view, card, rng, recall) for card in works)
+    return Defend(view.seat, challenge["set"], tuple(name for name in names if name is not None))
 
 
 def named(view: PlayerView, move: Move, rng: random.Random, recall: float) -> Move:
@@ -71,6 +88,9 @@ class RememberingBot:
 
     def choose(self, view: PlayerView) -> Move:
         self.know.update(view)
+        contest = challenge_move(view, self.rng, self.recall)
+        if contest is not None:
+            return contest
         if view.prompts:
             return answer(view, self.rng, self.recall)
         return named(view, self.decide(view), self.rng, self.recall)

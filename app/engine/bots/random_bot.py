@@ -6,7 +6,7 @@ import random
 from ..events import EventFields
 from ..moves import Answer, Move, PassTurn
 from ..views import PlayerView, attribution
-from .common import named
+from .common import any_legal, challenge_move, named
 
 RECALL = 0.5  # a random player still names the work half of the time, so the class sees both outcomes
 
@@ -22,6 +22,9 @@ class RandomBot:
 
     def choose(self, view: PlayerView) -> Move:
         rng = self.rng
+        if view.challenge is not None:  # a coin decides; the defence is remembered as the others do
+            return rng.choice(list(view.legal_moves())) if view.challenge["stage"] == "offer" else \
+                challenge_move(view, rng, RECALL) or any_legal(view)
         if view.prompts:
             card = view.deck.card(view.prompts[0])
             return Answer(view.seat, card.title if rng.random() < RECALL else None)

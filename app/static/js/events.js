@@ -127,6 +127,33 @@ function sentence(d, index, view) {
       if (mine) return gettext("You handed the turn to %(to)s.", p);
       return me !== null && d.to === me ? gettext("%(player)s handed the turn to you.", p) :
         gettext("%(player)s handed the turn to %(to)s.", p);
+    case "challenge":
+      if (d.challenged) {
+        if (mine) return gettext("You challenged %(target)s to name the works of %(set)s.", p);
+        if (me !== null && d.target === me) return gettext("%(player)s challenged you to name the works of %(set)s.", p);
+        return gettext("%(player)s challenged %(target)s to name the works of %(set)s.", p);
+      }
+      if (mine) return gettext("You let %(target)s keep %(set)s.", p);
+      if (me !== null && d.target === me) return gettext("%(player)s let you keep %(set)s.", p);
+      return gettext("%(player)s let %(target)s keep %(set)s.", p);
+    case "defence":
+      p.count = d.count;
+      if (d.held) {
+        return mine ? ngettext("You named the %(num)d work of %(set)s and keep the set, +1.",
+          "You named all %(num)d works of %(set)s and keep the set, +1.", d.size, p) :
+          ngettext("%(player)s named the %(num)d work of %(set)s and keeps the set, +1.",
+            "%(player)s named all %(num)d works of %(set)s and keeps the set, +1.", d.size, p);
+      }
+      if (mine) {
+        return ngettext("You named %(count)s of the %(num)d work of %(set)s: the set goes to %(target)s.",
+          "You named %(count)s of the %(num)d works of %(set)s: the set goes to %(target)s.", d.size, p);
+      }
+      if (me !== null && d.target === me) {
+        return ngettext("%(player)s named %(count)s of the %(num)d work of %(set)s: the set is yours.",
+          "%(player)s named %(count)s of the %(num)d works of %(set)s: the set is yours.", d.size, p);
+      }
+      return ngettext("%(player)s named %(count)s of the %(num)d work of %(set)s: the set goes to %(target)s.",
+        "%(player)s named %(count)s of the %(num)d works of %(set)s: the set goes to %(target)s.", d.size, p);
     case "last-card":
       return mine ? gettext("You have one card left.", p) : gettext("%(player)s has one card left.", p);
     default:

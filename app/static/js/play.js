@@ -217,8 +217,10 @@ function start(root) {
     fitPanel();
     // The turn comes to this seat while the student reads further down: the controls come into view
     // (once, as the turn comes; the page never moves under a student who is acting).
-    const acting = !!(game && game.seat && s.status === "playing" && (game.asks || (game.prompts && game.prompts.length)));
-    const act = document.getElementById("ask") || document.getElementById("prompt");
+    const acting = !!(game && game.seat && s.status === "playing" && (game.asks || (game.prompts && game.prompts.length) ||
+      (game.challenge && game.to_act)));
+    const act = document.getElementById("ask") || document.getElementById("prompt") || document.getElementById("challenge") ||
+      document.getElementById("defence");
     if (acting && !wasActing && act && act.scrollIntoView) {
       const rect = act.getBoundingClientRect();
       if (rect.top < feed.getBoundingClientRect().bottom || rect.top > window.innerHeight - 120) {
@@ -353,7 +355,16 @@ function start(root) {
     const title = el("b", { text: r.title || "" });
     const year = r.note ? " (" + r.note + ")" : "";
     let sentence, kind;
-    if (r.kind === "ask-missed") {
+    if (r.kind === "defence") {
+      kind = r.held ? "right" : "wrong";
+      const said = { set: r.set, num: r.size, count: r.count, target: r.target };
+      sentence = r.held ? ngettext("You named its %(num)d work: %(set)s stays yours, +1 bonus.",
+        "You named all %(num)d works: %(set)s stays yours, +1 bonus.", r.size, said) :
+        ngettext("You named %(count)s of its %(num)d work: %(set)s goes to %(target)s.",
+          "You named %(count)s of its %(num)d works: %(set)s goes to %(target)s.", r.size, said);
+      const named = (r.titles || []).filter(function (t) { return t; });
+      if (named.length) sentence = [sentence, " ", gettext("Named: %(titles)s.", { titles: list(named) })];
+    } else if (r.kind === "ask-missed") {
       kind = "wrong";
       sentence = fillNodes(gettext("%(target)s has no such card. Your turn is over."), { target: r.target });
     } else if (r.bySet) {
@@ -411,6 +422,21 @@ function start(root) {
     const s = state, game = s.game;
     if (!s.you || !game || !game.seat) return;
     if (reveal) me.append(revealBox());
+    const contest = s.status === "playing" ? game.challenge : null;
+    if (contest && contest.stage === "offer" && contest.challenger === game.seat) {
+      me.append(challengeOffer(contest));
+      me.append(handView(game));
+      return;
+    }
+    if (contest && contest.stage === "defend" && contest.player === game.seat) {
+      me.append(defenceForm(contest));
+      return;
+    }
+    if (contest) {  // someone else's challenge: what the table waits for
+      me.append(el("p", { class: "waiting", id: "waiting", text: contestLine(contest) }));
+      me.append(handView(game));
+      return;
+    }
     if (game.prompts && game.prompts.length) {
       me.append(promptForm(game));
       me.append(el("p", { class: "hint", text: gettext("Your hand is hidden while you name the work.") }));
@@ -424,6 +450,67 @@ function start(root) {
     }
     me.append(handView(game));
   }
+
+  /* Challenge a set (challenge_sets): the player who gave up a set's last card may make its layer name
+     every work of it from memory; the layer then types them, one field per work, in any order. */
+  function contestLine(contest) {
+    const p = { challenger: contest.challenger, player: contest.player, set: setName(index, contest.set) };
+    return contest.stage === "offer" ? gettext("Waiting for %(challenger)s: will they challenge %(player)s to name the works of %(set)s?", p) :
+      gettext("%(player)s is naming the works of %(set)s from memory.", p);
+  }
+
+  function challengeOffer(contest) {
+    const paused = !!state.paused;
+    const size = setSize(contest.set);
+    const p = { player: contest.player, set: setName(index, contest.set), num: size };
+    return el("section", { class: "pass challenge", id: "challenge", "aria-labelledby": "challenge-title" },
+      el("h2", { id: "challenge-title", text: gettext("Challenge %(player)s?", p) }),
+      pausedReason(),
+      el("p", { text: ngettext("%(player)s laid down %(set)s with your card. Challenge them to name its %(num)d work from memory: if they cannot, the set is yours; if they can, they score 1.",
+        "%(player)s laid down %(set)s with your card. Challenge them to name its %(num)d works from memory: if they cannot, the set is yours; if they can, they score 1.", size, p) }),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "primary", id: "challenge-yes", disabled: paused, onclick: function () { send({ challenge: contest.set }); } },
+          gettext("Challenge")),
+        el("button", { type: "button", id: "challenge-no", disabled: paused, onclick: function () { send({ challenge: null }); } },
+          gettext("Let it stand"))));
+  }
+
+  function setSize(setId) {
+    const set = index.sets[setId];
+    return set ? (set.size || set.cards.length) : 0;
+  }
+
+  function defenceForm(contest) {
+    const paused = !!state.paused;
+    const size = setSize(contest.set);
+    if (defenceDraft.set !== contest.set) { defenceDraft.set = contest.set; defenceDraft.texts = []; }
+    const p = { challenger: contest.challenger, set: setName(index, contest.set), num: size };
+    const fields = [];
+    for (let i = 0; i < size; i += 1) {
+      const input = el("input", { name: "work", id: "defence-" + (i + 1), autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+        maxlength: "200", disabled: paused, value: defenceDraft.texts[i] || "" });
+      input.addEventListener("input", function () { defenceDraft.texts[i] = input.value; });
+      fields.push(el("label", {}, fillNodes(gettext("Work %(number)s %(field)s"), { number: String(i + 1), field: input })));
+    }
+    const form = el("form", { class: "prompt defence", id: "defence", novalidate: true },
+      el("h2", {}, fillNodes(gettext("Name the works of %(set)s"), { set: el("b", { text: p.set }) })),
+      el("p", { text: ngettext("%(challenger)s challenges your set. Name its %(num)d work from memory, in any order: all of them, and the set stays yours (+1); otherwise it goes to %(challenger)s.",
+        "%(challenger)s challenges your set. Name its %(num)d works from memory, in any order: all of them, and the set stays yours (+1); otherwise it goes to %(challenger)s.", size, p) }),
+      pausedReason(),
+      el("div", { class: "works" }, fields),
+      el("div", { class: "buttons" },
+        el("button", { type: "submit", class: "primary", id: "defence-button", disabled: paused }, gettext("Done")),
+        el("button", { type: "button", id: "defence-give-up", disabled: paused, onclick: function () { send({ defend: contest.set, names: [] }); } },
+          gettext("Give up the set"))));
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const names = Array.prototype.map.call(form.querySelectorAll("input[name=work]"), function (input) { return input.value.trim(); })
+        .filter(function (text) { return text; });
+      send({ defend: contest.set, names: names });
+    });
+    return form;
+  }
+  const defenceDraft = { set: null, texts: [] };  // the works typed so far, kept across redraws
 
   /* Paused by the teacher: the controls of a move stay where they are, switched off, with the reason
      beside them. */
@@ -848,7 +935,13 @@ function start(root) {
       const events = data.result || [];
       const answered = events.find(function (e) { return e.type === "answer"; });
       const asked = events.find(function (e) { return e.type === "ask" && "named" in e; });
-      if (answered) {
+      const defended = events.find(function (e) { return e.type === "defence"; });
+      if (defended) {
+        reveal = { kind: "defence", held: defended.held, count: defended.count, size: defended.size, target: defended.target,
+          set: setName(index, defended.set), titles: defended.titles, at: Date.now() };
+        defenceDraft.set = null;
+        defenceDraft.texts = [];
+      } else if (answered) {
         reveal = { verdict: answered.verdict || (answered.correct ? "right" : "wrong"), title: answered.title, note: answered.note,
           text: "hinted" in answered ? answered.hinted : answered.text, hinted: "hinted" in answered, at: Date.now(),
           bySet: namesBySet(), author: prompted ? setName(index, prompted.set) : null };
@@ -867,7 +960,7 @@ function start(root) {
       if ("answer" in move) { answerDraft.token = null; answerDraft.text = ""; }
       if ("claim" in move) { claimDraft.set = null; claimDraft.holders = {}; }  // the next claim starts afresh
       hint = null;
-      if (reveal && (answered || asked)) announcer.tell(revealText(reveal));
+      if (reveal && (answered || asked || defended)) announcer.tell(revealText(reveal));
       poll.take(data.state, data.state_etag);  // the next poll is a 304 while nothing changes
       update(data.state);
     } catch (error) {

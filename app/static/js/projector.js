@@ -14,14 +14,21 @@ import { computerBonusNote, isComputer, matchWinnerText, renderSummary } from ".
 const SUMMARY_MS = 30000;  // how long the scores of a hand stay up once the next hand is dealt
 
 /* The one status line: where the match is, and whose turn it is. */
-function statusText(s) {
+function statusText(s, idx) {
   const game = s.game;
   // The lobby waits for players only while a seat is free; the match's end names its winners, large.
   let text = s.status === "lobby" ? (s.seats.some(function (seat) { return !seat.name; }) ? gettext("Waiting for players…") :
     gettext("Every seat is taken: the teacher starts the game soon.")) :
     s.status === "finished" ? matchWinnerText(s) : s.status === "closed" ? gettext("This table is closed.") :
       game && game.turn && s.match.tie_break_hand ? gettext("Tie-break hand · %(name)s to play", { name: game.turn }) :
+        game && game.challenge && game.challenge.stage === "offer" ?
+          gettext("Hand %(number)d · %(challenger)s may challenge %(player)s to name the works of %(set)s",
+            { number: s.match.hand, challenger: game.challenge.challenger, player: game.challenge.player, set: setName(idx, game.challenge.set) }) :
+        game && game.challenge ?
+          gettext("Hand %(number)d · %(player)s names the works of %(set)s from memory",
+            { number: s.match.hand, player: game.challenge.player, set: setName(idx, game.challenge.set) }) :
         game && game.turn ? gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
+
           gettext("Hand %(number)d", { number: s.match.hand });
   if (s.paused && s.status === "playing") text = gettext("Paused by the teacher.") + " " + text;
   return text;
@@ -153,10 +160,10 @@ function start(root) {
     root.classList.toggle("is-lobby", !playing);
     root.classList.toggle("is-playing", playing);
     root.classList.toggle("is-over", s.status === "finished" || s.status === "closed");
-    statusLine.textContent = statusText(s);
+    const idx = withCards(index, s);
+    statusLine.textContent = statusText(s, idx);
     lobby.hidden = playing;
     if (!playing) drawLobby(lobbySeats, s);
-    const idx = withCards(index, s);
     view.hidden = !game;
     feedBox.hidden = !game;
     if (game) {
