@@ -47,10 +47,10 @@ def can_ask(page) -> bool:
     return page.locator(PICK).first.is_visible()
 
 
-def tap_ask(page, target=None):
-    """An ask as a thumb makes it: the first set (or card) offered, then the first player (or `target`'s
-    button); returns once the screen shows the table after it (or a refusal)."""
-    page.locator(PICK).first.click()
+def tap_ask(page, target=None, pick=None):
+    """An ask as a thumb makes it: the first set (or card) offered (or `pick`'s button), then the first
+    player (or `target`'s button); returns once the screen shows the table after it (or a refusal)."""
+    page.locator(PICK if pick is None else f'{PICK}[data-pick="{pick}"]').first.click()
     click_and_wait(page, page.locator(TARGET if target is None else f'{TARGET}[data-target="{target}"]').first)
 
 

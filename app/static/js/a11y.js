@@ -2,7 +2,7 @@
    point of view of the seat on screen ("Boris asked you for Jacks; you gave 2 cards: J♠, J♥."; the
    sentences are events.js's, the same as the log's), and the column names of the players' tables, which
    narrow screens show beside each figure. */
-import { el, gettext, list, ngettext } from "./common.js";
+import { clear, el, gettext, list, ngettext } from "./common.js";
 import { withCards } from "./deck.js";
 import { say } from "./events.js";
 
@@ -61,6 +61,9 @@ export function announcer(parent) {
       if (log) tell(log);
     }
     if (now.turn && (!before.turn || lines.length)) lines.push(gettext("Your turn."));
+    // A set of hers is (or may be) challenged: she names its works from memory, so what was said while its
+    // cards were in her hand is taken out of the region first.
+    if (game && game.challenge && me !== null && game.challenge.player === me) clear(region);
     speak(lines);
   }
 

@@ -128,6 +128,9 @@ function start(root) {
     // The same table from the same seat again (the poll right after a move): no redraw, which would take a
     // half-typed answer or a half-pressed key away.
     if (state && data.version === state.version && seatOf(data) === seatOf(state)) return;
+    // An older table than the one on screen (a poll sent before a move, answered after the move's own answer):
+    // kept off, or the screen would stay on it while the poll's newer ETag gets 304s.
+    if (state && data.version < state.version && seatOf(data) === seatOf(state)) return;
     if (state && state.game && state.game.to_act && state.turn_deadline && !sending && seatOf(data) === seatOf(state)
         && data.version > state.version && serverNow() >= state.turn_deadline - 1) {
       showNote(gettext("Time was up: a computer made your move."));

@@ -154,6 +154,7 @@ function start(root) {
   }
 
   function draw(s) {
+    if (last && s.version < last.version) return;  // a poll answered late: the table on the wall is newer
     last = s;
     root.dataset.version = s.version;
     const game = s.game, playing = s.status !== "lobby";
