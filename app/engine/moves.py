@@ -139,7 +139,8 @@ def move_from_dict(data: dict[str, Any]) -> Move:
         return Challenge(player, data["challenge"])
     if "defend" in data:
         names = data.get("names")
-        return Defend(player, data["defend"], tuple(names) if isinstance(names, (list, tuple)) else names)
+        # (a list as read; anything else is kept as it came, for the engine to refuse with a sentence)
+        return Defend(player, data["defend"], tuple(names) if isinstance(names, (list, tuple)) else names)  # type: ignore[arg-type]
     return PassTurn(player, data["pass_to"])
 
 

@@ -40,7 +40,7 @@ from ..engine.options import Options
 from ..engine.views import PlayerView, PublicView
 from ..store import DealLike, TableLike
 from .errors import Refused
-from .schemas import AnswerMove, AskMove, ClaimMove, PassMove
+from .schemas import AnswerMove, AskMove, ChallengeMove, ClaimMove, DefendMove, PassMove
 
 CARD_KEYS = ("card",)
 CARD_LIST_KEYS = ("given", "cards")
@@ -308,7 +308,8 @@ def hint_taken(table: TableLike, seat_name: str) -> int:
     return level
 
 
-def hinted(move: AskMove | AnswerMove | ClaimMove | PassMove, options: Options) -> dict[str, Any] | None:
+def hinted(move: AskMove | AnswerMove | ClaimMove | PassMove | ChallengeMove | DefendMove,
+           options: Options) -> dict[str, Any] | None:
     """A move that took a hint scores no bonus and must still replay from the record: an answer becomes
     a pass (`answer: null`) and a named ask an ask without `named`; the row keeps what was typed and how
     many hints (`hinted`, `hint`) for the verdict and the reports. Returns the row's extra keys, or None
