@@ -12,6 +12,7 @@ from app.engine.moves import Defend
 from app.models import Table
 from app.services.deals import for_student
 
+from .test_web_leaks import table_routes, urls
 from .web_support import (choose_move, deck_of, error_of, get_state, open_table, seat_student, server_game,
                           teacher_client)
 
@@ -117,6 +118,11 @@ def test_a_set_challenged_defended_and_lost_through_the_api(play_app):
     books = get_state(teacher, code)["game"]["books"]
     assert set_id in books[challenger] and set_id not in books[layer]
 
+    # Every page and export of the table (reports, the log, the record) reads a hand with challenges.
+    for rule in table_routes(play_app):
+        for path, _number in urls(rule, code, 1, 3):
+            assert teacher.get(path).status_code < 500, path
+
 
 def test_a_challenge_let_stand_goes_on_with_the_layers_turn(play_app):
     code, teacher, students = open_challenge_table(play_app)
@@ -140,6 +146,8 @@ def test_a_bad_defence_body_is_a_400_with_a_sentence(play_app):
 
 def test_the_new_table_defaults_and_refusals(app):
     teacher = teacher_client(app)
+    form = teacher.get("/tables/new").get_data(as_text=True)
+    assert "Challenge a set" in form and "the player who gave up its last card may challenge" in form
     code = open_table(teacher, rules="quartett", deck="german-writers", options={"challenge_sets": True},
                       seats=[{"kind": "human"}, {"kind": "computer"}])
     options = get_state(teacher, code)["options"]
