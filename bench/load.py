@@ -18,8 +18,9 @@ cores and per move (a move's own request and the states the other screens are se
 figure that says how many moves a machine can serve), over the recorded window; move latency (request
 to answer) p50/p95/p99; `screen_ms`: from a move's answer to each other seat's screen first having the
 new version (its event's arrival, or the poll that first shows it), p50/p95/p99/max; and the cost of a
-bare request (/healthz, answered by the server's front) on the same server with the same session cookie
-(`bare_cpu_ms`), and of the version poll (a 304), each measured alone, closed-loop (8 connections), as
+bare request through the app (/healthz/app: a thread, the app's hooks, no database) on the same server
+with the same session cookie (`bare_cpu_ms`; `front_cpu_ms`: /healthz, which the server's front answers
+without the app), and of the version poll (a 304), each measured alone, closed-loop (8 connections), as
 the serving processes' CPU time per request (the server's, and on PostgreSQL the database server's too)
 and as requests per second; and the machine's speed before and after the run (`machine_speed_ms`: a
 fixed Python workload's CPU time), since on a shared machine every CPU figure drifts with it.
@@ -702,8 +703,9 @@ def main() -> None:
             rps, p50, p95, count = asyncio.run(closed_loop(server.port, path, browser, tag, 8, args.poll_seconds))
             return rps, p50, p95, (cpu_seconds(pids) - before) * 1000 / max(1, count)
 
-        bare_no_cookie = measured("/healthz", None, None)
-        bare = measured("/healthz", watcher, None)
+        bare_no_cookie = measured("/healthz/app", None, None)
+        bare = measured("/healthz/app", watcher, None)
+        front = measured("/healthz", watcher, None)
         poll = measured(f"/api/tables/{code}", watcher, etag)
     finally:
         server.stop()
@@ -715,7 +717,7 @@ def main() -> None:
         "transport": args.transport, "database": args.database, "tables": args.tables, "think_s": args.think,
         "students": 5 * args.tables, "workers": workers, "threads": args.threads,
         "machine_speed_ms": [speed_before, speed_after],
-        "bare_cpu_ms": round(bare[3], 3), "poll304_cpu_ms": round(poll[3], 3),
+        "bare_cpu_ms": round(bare[3], 3), "front_cpu_ms": round(front[3], 3), "poll304_cpu_ms": round(poll[3], 3),
         "poll_cpu_ratio": round(poll[3] / bare[3], 2) if bare[3] else None,
         "bare_rps": round(bare[0], 1), "bare_ms_p50_p95": [round(bare[1], 2), round(bare[2], 2)],
         "bare_no_cookie_rps": round(bare_no_cookie[0], 1),

@@ -187,3 +187,12 @@ def test_a_body_sent_slowly_past_the_whole_deadline_is_refused(server):
                 break
     assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
     assert 9 < time.perf_counter() - started < 13
+
+
+def test_the_app_answers_its_own_health_through_its_hooks(server):
+    # /healthz is the front's (no thread, no app: a load balancer's question); /healthz/app goes through a
+    # thread and every hook of the app (its security headers say so): bench/load.py's bare request.
+    status, headers, body = Browser(server.port).request("GET", "/healthz/app")
+    assert status == 200 and body.strip() == b"ok" and headers.get("x-content-type-options") == "nosniff"
+    status, headers, _ = Browser(server.port).request("GET", "/healthz")
+    assert status == 200 and "x-content-type-options" not in headers

@@ -46,11 +46,14 @@ def register(app: Flask) -> None:
     app.before_request(refuse_blocked_guessers)
     app.after_request(count_wrong_codes)
     app.add_url_rule("/healthz", "healthz", healthz, methods=["GET"])
+    app.add_url_rule("/healthz/app", "healthz_app", healthz, methods=["GET"])
     app.add_url_rule("/favicon.ico", "favicon", favicon, methods=["GET"])
 
 
 def healthz():
-    """The process is up (no database work): for a load balancer, and the bare endpoint of bench/load.py."""
+    """The process is up (no database work). `authors serve`'s front answers /healthz itself, however busy
+    the app's threads; /healthz/app goes through the app's threads and its every hook: that the app answers,
+    and bench/load.py's bare request through the app."""
     return "ok\n", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}
 
 
