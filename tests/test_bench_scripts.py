@@ -59,7 +59,9 @@ def test_load_plays_tables_against_the_server_and_reports_its_figures(tmp_path, 
     screen = figures["screen_ms"]
     assert figures["screen_updates"] > 0 and set(screen) == {"50", "95", "99", "max"}
     assert 0 <= screen["50"] <= screen["95"] and all(isinstance(screen[q], (int, float)) for q in ("50", "95"))
-    assert figures["idle_screens"] == 5 and figures["idle_cpu_per_screen_ms_per_s"] > 0
+    # (5 open streams cost next to nothing for 2 s, no ping due: the difference from the same server with no
+    # screen is noise around 0, clamped there; the figure is for the 500-screen run of the README)
+    assert figures["idle_screens"] == 5 and figures["idle_cpu_per_screen_ms_per_s"] >= 0
     assert figures["idle_server_cores"] > 0 and figures["idle_server_cores_without_screens"] >= 0
     if transport == "stream":
         assert figures["events"] > 0 and figures["polls"] == 0
