@@ -559,10 +559,14 @@ class Game:
         if claims_any_time:
             return
         if self._turn != seat:
-            whose = self.turn
-            assert whose is not None  # while sets are left, someone holds the turn
-            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move, whose=whose,
-                              player=self.players[seat])
+            raise self._not_your_turn(move)
+
+    def _not_your_turn(self, move: Move) -> IllegalMove:
+        """The refusal of a move by anyone but the player to act now."""
+        whose = self.turn
+        assert whose is not None  # while sets are left or a challenge is open, someone is to act
+        return IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move, whose=whose,
+                           player=move.player)
 
     # -- asking ---------------------------------------------------------------------------------
     def _validate_ask(self, move: Ask) -> tuple[int, int, int, int | None]:
@@ -779,8 +783,7 @@ class Game:
             return
         challenge = self._challenges[0]
         if seat != challenge.actor:
-            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
-                              whose=self.players[challenge.actor], player=self.players[seat])
+            raise self._not_your_turn(move)
         if challenge.defending:
             raise IllegalMove("not-allowed", "%(challenger)s challenged %(set)s: name its works first", move,
                               challenger=self.players[challenge.giver], set=self._set_name(challenge.set))
@@ -793,8 +796,7 @@ class Game:
             raise IllegalMove("not-allowed", "there is no set to challenge now", move)
         challenge = self._challenges[0]
         if seat != challenge.giver:
-            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
-                              whose=self.players[challenge.actor], player=move.player)
+            raise self._not_your_turn(move)
         if move.set is not None and str(move.set) != self._set_ids[challenge.set]:
             raise IllegalMove("not-allowed", "the set you may challenge now is %(set)s", move,
                               set=self._set_name(challenge.set))
@@ -816,8 +818,7 @@ class Game:
             raise IllegalMove("not-allowed", "nobody has challenged a set of yours", move)
         challenge = self._challenges[0]
         if seat != challenge.layer:
-            raise IllegalMove("not-your-turn", "it is %(whose)s's turn, not %(player)s's", move,
-                              whose=self.players[challenge.actor], player=move.player)
+            raise self._not_your_turn(move)
         if str(move.set) != self._set_ids[challenge.set]:
             raise IllegalMove("not-allowed", "the challenged set is %(set)s", move, set=self._set_name(challenge.set))
         names = move.names

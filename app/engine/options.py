@@ -325,7 +325,8 @@ def _check(options: Options) -> None:
     if options.claims and not options.teams:
         raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="claims", needed="teams")
     if options.teams and not options.claims:  # asks go to opponents only: a set split between teammates
-        raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="teams", needed="claims")  # ^ never goes down
+        # could never go down, and the hand would never end
+        raise OptionsError(N_('option "%(name)s" needs "%(needed)s"'), name="teams", needed="claims")
     if options.deal_size is not None and options.deal_size < 1:
         raise OptionsError(N_('option "%(name)s" must be at least %(least)d'), name="deal_size", least=1)
     if options.double_deck and options.claims:  # a claim names who holds which card; copies are not told apart

@@ -3,15 +3,21 @@ browser context, tables opened and played through the API from a browser context
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
 
 import pytest
+from babel.support import Translations
 
 from ..web_support import TEACHER_PASSWORD, choose_move
 
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
+SHOTS = Path(os.environ.get("AUTHORS_SHOTS", "/tmp/shots"))
+PHONE = {"width": 390, "height": 844}
+WALL = {"width": 1920, "height": 1080}
 WCAG_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}}
 SMALL_DECK = """format: authors-deck/1
 id: four-trios
@@ -158,3 +164,23 @@ def studio_deck(app, text: str = SMALL_DECK, teacher: str = "Ms Teacher") -> str
     with app.app_context():
         row = studio.create_from_text(accounts.find_by_name(teacher).id, text)
         return studio.ref_of(row)
+
+
+def said(language: str, message: str) -> str:
+    """A message as the app's catalog says it in `language`."""
+    return Translations.load(str(TRANSLATIONS), [language]).gettext(message)
+
+
+def shoot_phone_and_wall(page, stem: str, checker: "Checker", label: str, screen: bool = False) -> None:
+    """The page at 390 px (the whole page; with `screen`, the phone's screen as she sees it too) and at
+    1920 px, into SHOTS as <stem>_390.png, <stem>_1920.png, each checked by axe; back to the phone's size."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # (a card that just left the hand fades out in 300 ms)
+    page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
+    for size, tag in ((PHONE, "390"), (WALL, "1920")):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SHOTS / f"{stem}_{tag}.png"), full_page=tag == "390")
+        if screen and tag == "390":  # (the feed stays at the top as she scrolls)
+            page.screenshot(path=str(SHOTS / f"{stem}_{tag}_screen.png"))
+        checker.check(page, f"{label}, {tag} px")
+    page.set_viewport_size(PHONE)

@@ -8,42 +8,18 @@ table where works are named from memory. Axe-clean; the screens at 390 and 1920 
 (default /tmp/shots), named challenge_*.png, for a person to look at."""
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
-from babel.support import Translations
 
-from .a11y_support import Checker, call, join
+from .a11y_support import PHONE, SHOTS, WALL, Checker, call, join, said, shoot_phone_and_wall
 from .test_browser import game_now
 
-PHONE = {"width": 390, "height": 844}
-WALL = {"width": 1920, "height": 1080}
-SHOTS = Path(os.environ.get("AUTHORS_SHOTS", "/tmp/shots"))
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
 HANDS = 3        # up to three hands, until a computer has laid down a set with her card and she one of hers
 DEADLINE = 300  # seconds to see both (about 15 s here, alone; far more on a busy machine)
 
 GAMES = [("classic", "en", "authors-1861", "Lena"), ("quartett", "de", "german-writers", "Lena"),
          ("familias", "es", "spanish-writers", "Lucía")]
-
-
-def said(language: str, message: str) -> str:
-    return Translations.load(str(TRANSLATIONS), [language]).gettext(message)
-
-
-def shoot(page, name: str, checker: Checker, label: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(400)  # (a card that just left the hand fades out in 300 ms)
-    page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
-    for size, tag in ((PHONE, "390"), (WALL, "1920")):
-        page.set_viewport_size(size)
-        page.screenshot(path=str(SHOTS / f"challenge_{name}_{tag}.png"), full_page=tag == "390")
-        if tag == "390":  # and the phone's screen as she sees it (the feed stays at the top as she scrolls)
-            page.screenshot(path=str(SHOTS / f"challenge_{name}_{tag}_screen.png"))
-        checker.check(page, f"{label}, {tag} px")
-    page.set_viewport_size(PHONE)
 
 
 def ask_someone(page, app, code: str, me: str, hit: bool) -> None:
@@ -109,7 +85,8 @@ def test_a_set_challenged_and_defended_on_a_phone(live_app, teacher, new_page, a
             assert contest["challenger"] == name and contest["stage"] == "offer"
             assert phone.inner_text("#challenge h2") == said(language, "Challenge %(player)s?") % {"player": contest["player"]}
             if not offered:
-                shoot(phone, f"{preset}_{language}_offer", checker, f"{preset} in {language}, the offer")
+                shoot_phone_and_wall(phone, f"challenge_{preset}_{language}_offer", checker, f"{preset} in {language}, the offer",
+                                     screen=True)
                 projector.wait_for_function("name => document.getElementById('status').textContent.includes(name)",
                                             arg=contest["player"], timeout=10_000)
                 projector.screenshot(path=str(SHOTS / f"challenge_{preset}_{language}_projector_1920.png"))
@@ -137,11 +114,11 @@ def test_a_set_challenged_and_defended_on_a_phone(live_app, teacher, new_page, a
             for i, title in enumerate(reversed(titles)):
                 fields.nth(i).fill(title.lower())
             if not defended:
-                shoot(phone, f"{preset}_{language}_defence", checker, f"{preset} in {language}, the defence")
+                shoot_phone_and_wall(phone, f"challenge_{preset}_{language}_defence", checker, f"{preset} in {language}, the defence")
             phone.click("#defence-button")
             phone.wait_for_selector("#reveal[data-verdict=right]", timeout=15_000)
             if not defended:
-                shoot(phone, f"{preset}_{language}_kept", checker, f"{preset} in {language}, the set kept")
+                shoot_phone_and_wall(phone, f"challenge_{preset}_{language}_kept", checker, f"{preset} in {language}, the set kept")
             defended += 1
             phone.click("#reveal-ok")
         elif phone.locator("#next-hand").is_visible():

@@ -5,21 +5,14 @@ it lasts; with card_index each card of her hand shows its quartet index. Axe-cle
 and 1920 px go to AUTHORS_SHOTS (default /tmp/shots), named family_*.png, for a person to look at."""
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
-from babel.support import Translations
 
-from .a11y_support import Checker, call, join
+from .a11y_support import PHONE, Checker, call, join, said, shoot_phone_and_wall
 from .test_browser import PICK, TARGET, can_ask, game_now, tap_ask
 
-PHONE = {"width": 390, "height": 844}
-WALL = {"width": 1920, "height": 1080}
-SHOTS = Path(os.environ.get("AUTHORS_SHOTS", "/tmp/shots"))
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "app" / "translations"
 DEADLINE = 240  # seconds for a whole hand (about 12 s here, alone; far more on a busy machine)
 FROZEN = 30  # seconds a screen may show an older table than the server's before the test says it froze
 
@@ -31,10 +24,6 @@ GAMES = [  # preset, language, deck, players, options
     ("familias", "de", "spanish-writers", 3, {}),
     ("familias", "es", "spanish-writers", 4, {}),
 ]
-
-
-def said(language: str, message: str) -> str:
-    return Translations.load(str(TRANSLATIONS), [language]).gettext(message)
 
 
 def sure_ask(page, app, code) -> tuple[str | None, str | None]:
@@ -49,16 +38,6 @@ def sure_ask(page, app, code) -> tuple[str | None, str | None]:
             if card in hands.get(target, ()):
                 return card, target
     return None, None
-
-
-def shoot(page, name: str, checker: Checker, label: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("() => document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
-    for size, tag in ((PHONE, "390"), (WALL, "1920")):
-        page.set_viewport_size(size)
-        page.screenshot(path=str(SHOTS / f"family_{name}_{tag}.png"), full_page=tag == "390")
-        checker.check(page, f"{label}, {tag} px")
-    page.set_viewport_size(PHONE)
 
 
 @pytest.mark.parametrize("preset, language, deck, players, options", GAMES,
@@ -108,7 +87,7 @@ def test_a_whole_game_on_a_phone_in_german_and_spanish(live_app, teacher, new_pa
                     marks = phone.locator("#hand .mark").all_inner_texts()
                     assert marks and all(re.fullmatch(r"[A-K][1-6]", m) for m in marks), marks
                     assert re.fullmatch(r"[A-K][1-6]", phone.locator("#ask .pick .mark").first.inner_text())
-                shoot(phone, f"{name}_turn", checker, f"{preset} in {language}, her turn")
+                shoot_phone_and_wall(phone, f"family_{name}_turn", checker, f"{preset} in {language}, her turn")
             card, target = sure_ask(phone, live_app, code)
             tap_ask(phone, target=target, pick=card)
             asks += 1
@@ -119,6 +98,6 @@ def test_a_whole_game_on_a_phone_in_german_and_spanish(live_app, teacher, new_pa
     assert state["status"] == "finished", state["status"]
     if players == 2 and preset == "quartett":  # two players of Quartett keep a talon, shown while it lasts
         assert talon_seen
-    shoot(phone, f"{name}_end", checker, f"{preset} in {language}, the end")
+    shoot_phone_and_wall(phone, f"family_{name}_end", checker, f"{preset} in {language}, the end")
     assert phone.get_attribute("html", "lang") == language
     checker.assert_clean()

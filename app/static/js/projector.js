@@ -28,7 +28,6 @@ function statusText(s, idx) {
           gettext("Hand %(number)d · %(player)s names the works of %(set)s from memory",
             { number: s.match.hand, player: game.challenge.player, set: setName(idx, game.challenge.set) }) :
         game && game.turn ? gettext("Hand %(number)d · %(name)s to play", { number: s.match.hand, name: game.turn }) :
-
           gettext("Hand %(number)d", { number: s.match.hand });
   if (s.paused && s.status === "playing") text = gettext("Paused by the teacher.") + " " + text;
   return text;
