@@ -81,9 +81,23 @@ def playing(deal: DealLike) -> Iterator[Game]:
     up from the log when it is behind (one query), used as it is when level (none). One that is ahead (a
     thread of this process moved since the caller read the table) is not the caller's: a game is rebuilt
     to the caller's count. An ORM deal (the rarer paths) gets every move the log holds."""
+    stripe, count = _stripes[hash(key_of(deal)) % len(_stripes)], getattr(deal, "move_count", None)
+    if count is not None:
+        with stripe:  # the common case, a cached game level with the snapshot, needs no connection
+            game = _level(deal, count)
+            if game is not None:
+                yield game
+                return
     # The connection comes from the pool (which may be busy) before the lock, never while holding it.
-    with fast.reading(), _stripes[hash(key_of(deal)) % len(_stripes)]:
-        yield _game_at(deal, getattr(deal, "move_count", None))
+    with fast.reading(), stripe:
+        yield _game_at(deal, count)
+
+
+def _level(deal: DealLike, count: int) -> Game | None:
+    cached = _games.get(key_of(deal))
+    if cached is not None and cached[0] == stamp_of(deal) and len(cached[1].moves) == count:
+        return cached[1]
+    return None
 
 
 def _game_at(deal: DealLike, count: int | None) -> Game:

@@ -92,32 +92,35 @@ def state_builder(app: Flask) -> Callable[[str, Sequence[tuple[Viewer, bytes]]],
 
     def build(code: str, asked: Sequence[tuple[Viewer, bytes]]) -> list[Built]:
         with app.app_context():
-            table = reading.read(code)
             out: list[Built] = []
             seen: list[reading.presence.Sighting] = []
             now = time.time()
+            table = reading.read(code)
             for viewer, etag in asked:
-                if table is None:
-                    out.append((404, b"", b"", 0))
-                    continue
-                hashes = {seat.position: seat.token_hash for seat in table.seats}
-                if viewer.lost or any(hashes.get(position) != hashed for position, hashed in viewer.hashes):
-                    out.append(None)
-                    continue
-                seats = {seat.position: seat for seat in table.seats}
-                held = {position: seats[position] for position in viewer.held if position in seats}
-                seen += reading.presence.due(held.values(), now)
-                seat = seats.get(viewer.seat) if viewer.seat is not None else None
-                tag = _quoted(api.state_etag(table, seat, held, viewer.teacher))
-                if tag == etag:
-                    out.append((304, tag, b"", table.version))
-                    continue
-                data = api.state_answer(table, seat, held, viewer.teacher, viewer.script_root)
-                out.append((200, tag, app.json.dumps(data).encode(), table.version))
+                out.append(_built(app, table, viewer, etag, now, seen))
             reading.presence.mark_seen(seen, now)
             return out
 
     return build
+
+
+def _built(app: Flask, table: reading.TableSnapshot | None, viewer: Viewer, etag: bytes, now: float,
+           seen: list[reading.presence.Sighting]) -> Built:
+    """One reader's answer (see Built); the seats it shows are added to `seen`."""
+    if table is None:
+        return (404, b"", b"", 0)
+    hashes = {seat.position: seat.token_hash for seat in table.seats}
+    if viewer.lost or any(hashes.get(position) != hashed for position, hashed in viewer.hashes):
+        return None
+    seats = {seat.position: seat for seat in table.seats}
+    held = {position: seats[position] for position in viewer.held if position in seats}
+    seen += reading.presence.due(held.values(), now)
+    seat = seats.get(viewer.seat) if viewer.seat is not None else None
+    tag = _quoted(api.state_etag(table, seat, held, viewer.teacher))
+    if tag == etag:
+        return (304, tag, b"", table.version)
+    data = api.state_answer(table, seat, held, viewer.teacher, viewer.script_root)
+    return (200, tag, app.json.dumps(data).encode(), table.version)
 
 
 class StreamsUnavailable(ServiceError):
