@@ -21,7 +21,8 @@ loop, holding no app thread; the states it sends are built on the ServedApp's th
 - Changes: a table this process changed has its states built again at once (app/store/changes.py,
   through events.subscribe), and on PostgreSQL so has one another process says it changed (NOTIFY).
   Other processes' and hosts' commits on SQLite are found by data_version, asked every WATCH_SECONDS on
-  a connection of the watcher's own: only when it moved does one query read, for all the tables the
+  a connection of the watcher's own (every WATCH_QUIET_SECONDS once nothing has been committed for
+  QUIET_SECONDS: a tick wakes the worker, which tables where nobody moves would pay for): only when it moved does one query read, for all the tables the
   process's streams watch, what their states' ETags depend on (the version, the seats' tokens, the
   teacher's presence stamp); a table whose states are older than its version, or whose tokens changed,
   has them built again (the teacher's alone when only presence changed). Every FULL_SECONDS the query
@@ -52,7 +53,9 @@ from .web import events
 
 PING_SECONDS = "AUTHORS_STREAM_PING_SECONDS"  # the environment's setting of the interval between pings
 PING_DEFAULT = 15.0
-WATCH_SECONDS = 0.05    # the watcher asks whether another process committed, this often (PostgreSQL: told at once)
+WATCH_SECONDS = 0.05    # the watcher asks whether another process committed, this often (PostgreSQL: told at once),
+WATCH_QUIET_SECONDS = 0.15  # and this often once nothing was committed for QUIET_SECONDS: each tick wakes the
+QUIET_SECONDS = 0.25        # worker, which idle screens would pay for; a first change still arrives within 200 ms
 FULL_SECONDS = 10.0     # the watcher's query runs at least this often: the seats' presence (written after 20 s stale)
 RETRY_MS = 2000         # how long an EventSource waits before it opens a dropped stream again
 SEND_SECONDS = 30.0     # a screen that takes no byte for this long is gone (a phone off the Wi-Fi): its stream ends
@@ -364,11 +367,16 @@ class Streams:
         loop = asyncio.get_running_loop()
         stop_listening = self.others.listen(self._published)  # PostgreSQL: other processes' NOTIFY
         try:
+            committed_at = time.monotonic()
             while self.tables:
-                full = time.monotonic() - self.full_at >= FULL_SECONDS
-                if full or self.others.committed():  # (microseconds, and never waits: on the loop)
+                now = time.monotonic()
+                full = now - self.full_at >= FULL_SECONDS
+                committed = self.others.committed()  # (microseconds, and never waits: on the loop)
+                if committed:
+                    committed_at = now
+                if full or committed:
                     await self._look(loop, full)
-                await asyncio.sleep(WATCH_SECONDS)
+                await asyncio.sleep(WATCH_SECONDS if now - committed_at < QUIET_SECONDS else WATCH_QUIET_SECONDS)
         finally:
             stop_listening()
             self.watcher = None

@@ -4,6 +4,7 @@
   counted as a guess), then says in the reader's language that streams need `authors serve`;
 - every commit that changes a table is published to this process's listeners, a rolled-back one never;
 - the watcher's fingerprint of a table changes with what the states' ETags depend on;
+- the watcher asks whether another process committed less often once nothing has been for a while;
 - a Flight builds one state at a time (a change during a build makes one more build, not a queue), and a
   stream that reads slowly is sent the latest state, never a backlog.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 import orjson
 import pytest
@@ -438,3 +440,55 @@ def test_a_screen_that_opens_as_a_change_is_told_is_built_again_at_once(play_app
         streams.watcher.cancel()
 
     asyncio.run(run())
+
+
+def test_the_watcher_asks_less_often_once_nothing_has_been_committed_for_a_while(play_app, monkeypatch):
+    """A tick of the watcher wakes the worker: on tables where nobody moves it asks every
+    WATCH_QUIET_SECONDS, not every WATCH_SECONDS, and goes back to the faster pace at the next commit."""
+    from app import streaming
+
+    monkeypatch.setattr(streaming, "WATCH_SECONDS", 0.01)
+    monkeypatch.setattr(streaming, "WATCH_QUIET_SECONDS", 0.1)
+    monkeypatch.setattr(streaming, "QUIET_SECONDS", 0.3)
+    asked: list[float] = []
+    commits = {0.0, 1.2}  # seconds after the start at which another process commits (once each)
+
+    class Others:
+        def committed(self) -> bool:
+            now = time.monotonic() - started
+            asked.append(now)
+            due = [at for at in commits if at <= now]
+            for at in due:
+                commits.discard(at)
+            return bool(due)
+
+        def listen(self, told):
+            return lambda: None
+
+    async def run():
+        streams = Streams(None, play_app, ping=15)
+        streams.others = Others()
+        streams.full_at = time.monotonic()  # (no full look in the test's 1.6 s)
+        looked: list[float] = []
+
+        async def look(loop, full):
+            looked.append(time.monotonic() - started)
+
+        streams._look = look
+        streams.tables = {"ACEFHK": Watched("ACEFHK")}
+        watcher = asyncio.get_running_loop().create_task(streams._watch())
+        await asyncio.sleep(1.6)
+        streams.tables.clear()
+        await watcher
+        return looked
+
+    started = time.monotonic()
+    looked = asyncio.run(run())
+    assert len(looked) == 2 and looked[1] >= 1.2  # each commit is looked at
+    fast = [t for t in asked if t < 0.25]  # within QUIET_SECONDS of the first commit
+    quiet = [t for t in asked if 0.4 <= t < 1.2]  # nothing committed for a while
+    after = [t for t in asked if looked[1] + 0.01 <= t < looked[1] + 0.25]  # the next commit
+    assert len(fast) >= 8, asked
+    assert 4 <= len(quiet) <= 10, asked  # every 0.1 s, not every 0.01 s
+    assert len(after) >= 8, asked
+    assert looked[1] - 1.2 <= 0.1 + 0.05, looked  # a commit in the quiet is seen within one quiet tick
