@@ -159,6 +159,18 @@ class Watched:
         self.flights: dict[tuple[Any, ...], Flight] = {}
         self.building = False
         self.version = 0  # the newest version a state of its Flights has (a look that finds it builds nothing)
+        # The table as this process's last move committed it, while no other write is known to have come
+        # since: the builds take it instead of reading the table (see events.state_builder).
+        self.fresh: events.reading.TableSnapshot | None = None
+
+    def moved(self, table: events.reading.TableSnapshot | None) -> None:
+        """A move of this process left the table so (None: another write came, or may have: forget it).
+        One older than the watcher last read is forgotten too (the look came first: it builds newer)."""
+        if table is None:
+            self.fresh = None
+        elif (self.fresh is None or table.version > self.fresh.version) and \
+                (self.look is None or table.version >= self.look.version):
+            self.fresh = table
 
     def refresh(self, streams: "Streams", teacher_only: bool = False, only: Flight | None = None) -> None:
         """Build its Flights' states again (the teacher's alone: only the seats' presence changed; or `only`
@@ -183,7 +195,8 @@ class Watched:
                     flight.due = False
                 try:
                     built = await streams.build(self.code, [(flight.viewer, flight.state.etag if flight.state else b"")
-                                                            for flight in due if flight.viewer is not None])
+                                                            for flight in due if flight.viewer is not None],
+                                                self.fresh)
                 except Exception:  # noqa: BLE001 - the database not answering: the pages poll, and are told
                     log.exception("the state streams of %s could not be built", self.code)
                     built = [(500, b"", b"", 0)] * len(due)
@@ -236,9 +249,12 @@ class Streams:
         self.failing = False  # the watcher's query fails (said once in the log, not every tick)
         self.full_at = 0.0  # when the watcher's query last ran for every watched table
 
-    async def build(self, code: str, asked: list[tuple[events.Viewer, bytes]]) -> list[events.Built]:
-        """The states of these readers of one table, built on an app thread (events.state_builder)."""
-        return await asyncio.get_running_loop().run_in_executor(self.served.threads, self.builder, code, asked)
+    async def build(self, code: str, asked: list[tuple[events.Viewer, bytes]],
+                    moved: events.reading.TableSnapshot | None = None) -> list[events.Built]:
+        """The states of these readers of one table, built on an app thread (events.state_builder), from
+        `moved` when a move of this process just committed the table so (else read)."""
+        return await asyncio.get_running_loop().run_in_executor(self.served.threads, self.builder, code, asked,
+                                                                moved)
 
     def spawn(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -343,21 +359,23 @@ class Streams:
     # ------------------------------------------------------------------------------------------------
     # Changes
     # ------------------------------------------------------------------------------------------------
-    def _published(self, code: str) -> None:
+    def _published(self, code: str, moved: events.reading.TableSnapshot | None = None) -> None:
         """In the thread that committed: hand the change to the loop."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         try:
-            loop.call_soon_threadsafe(self._changed, code)
+            loop.call_soon_threadsafe(self._changed, code, moved)
         except RuntimeError:  # the loop is shutting down
             pass
 
-    def _changed(self, code: str) -> None:
+    def _changed(self, code: str, moved: events.reading.TableSnapshot | None = None) -> None:
         """A table this process changed (or, on PostgreSQL, another told it changed): its states built
-        again now, with no look at the database first."""
+        again now, with no look at the database first (and from `moved`, the table as this process's
+        move left it, when it is that)."""
         table = self.tables.get(code)
         if table is not None:
+            table.moved(moved)
             table.refresh(self)
 
     async def _watch(self) -> None:
@@ -400,6 +418,10 @@ class Streams:
                 continue
             look, last = found.get(code), table.look
             table.look = look
+            if look is None or (last is not None and look.tokens != last.tokens):
+                table.moved(None)
+            elif table.fresh is not None and look.version > table.fresh.version:
+                table.moved(None)  # another process wrote since: a build reads the table
             if look is None or last is None or look.tokens != last.tokens or look.version > table.version:
                 table.refresh(self)  # (a table gone: its streams end, told by the build)
             elif look.teacher != last.teacher:

@@ -2,7 +2,8 @@
 
 - under a plain WSGI server the events URL asks the state's own view first (a wrong code is its 404,
   counted as a guess), then says in the reader's language that streams need `authors serve`;
-- every commit that changes a table is published to this process's listeners, a rolled-back one never;
+- every commit that changes a table is published to this process's listeners, a rolled-back one never,
+  a move's with the table as it left it; the streams build from that table until another write is seen;
 - the watcher's fingerprint of a table changes with what the states' ETags depend on;
 - the watcher asks whether another process committed less often once nothing has been for a while;
 - a Flight builds one state at a time (a change during a build makes one more build, not a queue), and a
@@ -51,10 +52,28 @@ def test_a_wrong_code_on_the_events_url_counts_as_a_wrong_guess(app):
     assert app.test_client().get(f"/api/tables/{code}").status_code == 200  # not another browser
 
 
+def fields(table) -> tuple:
+    """What a state is built from of a table snapshot (its presence aside, which a move does not read)."""
+    from dataclasses import fields as of, replace
+
+    def plain(value, skip=()):
+        return tuple((f.name, getattr(value, f.name)) for f in of(value) if f.name not in skip)
+
+    return (plain(table, ("seats", "deals")), tuple(plain(replace(seat, seen_at=None)) for seat in table.seats),
+            tuple(plain(deal, ("table",)) for deal in table.deals))
+
+
 def test_every_commit_that_changes_a_table_is_published(play_app):
     app = play_app
     published: list[str] = []
-    unsubscribe = store.changes.subscribe(published.append)
+    moved: list = []
+
+    def listener(code, table):
+        published.append(code)
+        if table is not None:
+            moved.append(table)
+
+    unsubscribe = store.changes.subscribe(listener)
     try:
         teacher = teacher_client(app)
         code = open_table(teacher)
@@ -73,14 +92,16 @@ def test_every_commit_that_changes_a_table_is_published(play_app):
         else:
             with app.app_context():
                 assert deals.advance(store.read(code)) >= 1
-        moved = len(published)
-        assert moved >= 1 and set(published) == {code}
+        told = len(published)
+        assert told >= 1 and set(published) == {code}
         with app.app_context():
+            # a move's commit tells the table as it left it: the table as read after it, field for field
+            assert moved and moved[-1].code == code and fields(moved[-1]) == fields(store.read(code))
             with pytest.raises(RuntimeError):
                 with store.changing(store.read(code)) as row:
                     row.name = "Renamed"
                     raise RuntimeError("changed my mind")
-            assert len(published) == moved  # rolled back: nothing to tell
+            assert len(published) == told  # rolled back: nothing to tell
             assert store.read(code).name != "Renamed"
     finally:
         unsubscribe()
@@ -366,13 +387,18 @@ def test_a_state_built_for_its_reader_is_what_its_get_answers_whoever_reads(play
     other = app.test_client()
     assert other.post(f"/api/tables/{code}/join", json={"name": "Boris"}).status_code in (201, 202)
     build = events.state_builder(app)
+    moved: list = []  # the table as each move left it, as its commit told it: built from, it answers the same
+    unsubscribe = store.changes.subscribe(lambda told, table: moved.append(table) if table is not None else None)
     for _ in range(3):  # and after moves, whatever they were
         built = build(code, [(viewer, b"") for viewer in viewers.values()])
-        for (name, (browser, query)), answer in zip(readers.items(), built):
+        from_move = build(code, [(viewer, b"") for viewer in viewers.values()], moved[-1]) \
+            if moved and moved[-1].version == built[0][3] else built
+        for (name, (browser, query)), answer, answer_from_move in zip(readers.items(), built, from_move):
             assert answer is not None and answer[0] == 200, name
             got = browser.get(f"/api/tables/{code}{query}")
             assert orjson.loads(answer[2]) == got.get_json(), name  # every field, the teacher's requests too
             assert answer[1] == got.headers["ETag"].encode() and answer[3] == got.get_json()["version"], name
+            assert answer_from_move == answer, name
         again = build(code, [(viewer, answer[1]) for viewer, answer in zip(viewers.values(), built)])
         assert [answer[0] for answer in again] == [304] * len(viewers)  # unchanged: nothing to send
         with app.app_context():
@@ -385,6 +411,8 @@ def test_a_state_built_for_its_reader_is_what_its_get_answers_whoever_reads(play
             move = choose_move(mine, deck_of(teacher, code), random.Random(3))
             mover.post(f"/api/tables/{code}/moves", json={"seat": mine["you"]["position"],
                                                         "version": mine["version"], "move": move})
+    unsubscribe()
+    assert moved, "no move was played"
     # Anna's seat is given to a computer player for good: her reader's seat changed hands, so the view decides
     assert teacher.patch(f"/api/tables/{code}/seats/0", json={"kind": "computer"}).status_code == 200
     after = build(code, [(viewers["anna"], b""), (viewers["boris"], b"")])
@@ -408,7 +436,7 @@ def test_a_screen_that_opens_as_a_change_is_told_is_built_again_at_once(play_app
         current = {"version": 2}
         asked_for = []
 
-        async def build(code, asked):
+        async def build(code, asked, moved=None):
             asked_for.append(len(asked))
             version = current["version"]
             return [(200, f'"v{version}"'.encode(), orjson.dumps({"code": code, "version": version}), version)
@@ -437,6 +465,61 @@ def test_a_screen_that_opens_as_a_change_is_told_is_built_again_at_once(play_app
         boris = opened(b"boris", 2)  # his first state was read before that move
         await settle()
         assert boris.state.version == 3
+        streams.watcher.cancel()
+
+    asyncio.run(run())
+
+
+def test_a_move_of_this_process_is_built_from_the_table_it_left_until_another_write_is_seen(play_app):
+    """The states after this process's move are built from the table the move's commit told (no read),
+    but never once the watcher has read a newer version, whichever of the two the loop hears first, nor
+    after a write that told no table (a join, the teacher's change)."""
+    from types import SimpleNamespace
+
+    from app.web import events
+
+    async def run():
+        streams = Streams(None, play_app, ping=15)
+        streams.loop = asyncio.get_running_loop()
+        streams.watcher = asyncio.get_running_loop().create_future()  # (no watcher task: looks are made below)
+        current = {"version": 2}
+        given: list = []
+
+        async def build(code, asked, moved=None):
+            given.append(moved.version if moved is not None else None)
+            version = current["version"]
+            return [(200, f'"v{version}"'.encode(), orjson.dumps({"code": code, "version": version}), version)
+                    for _ in asked]
+
+        def looks(codes):
+            return {code: events.Look(current["version"], "tokens", "", ()) for code in codes}
+
+        streams.build, streams.looks = build, looks
+        scope = {"type": "http", "method": "GET", "path": "/api/tables/ACEFHK/events", "query_string": b"",
+                 "headers": [(b"cookie", b"anna")]}
+        first = State(2, b'"v2"', orjson.dumps({"code": "ACEFHK", "version": 2}), "ACEFHK")
+        anna = streams._join(first, scope, events.Viewer("ACEFHK", 0, (0,), ((0, "h"),), False, ""))
+
+        async def told(moved=None, looked=False):
+            given.clear()
+            if looked:
+                await streams._look(asyncio.get_running_loop(), False)
+            if moved is not None or not looked:
+                current["version"] = max(current["version"], moved or 0)
+                streams._changed("ACEFHK", SimpleNamespace(version=moved) if moved else None)
+            while any(table.building for table in streams.tables.values()):
+                await asyncio.sleep(0.001)
+            return given
+
+        await told(looked=True)  # (the watcher's first look)
+        assert await told(3) == [3]  # this process's move: built from the table it left
+        current["version"] = 4  # another process's write, which the watcher finds
+        assert await told(looked=True) == [None]
+        current["version"] = 6  # another's write, read by the watcher before this process's older move is heard
+        assert await told(looked=True) == [None] and await told(5) in ([], [None])
+        assert await told(7) == [7]
+        assert await told() == [None]  # a write that told no table: read
+        assert anna.state.version == 7
         streams.watcher.cancel()
 
     asyncio.run(run())

@@ -204,13 +204,14 @@ def _commit_move(table: TableSnapshot, deal: DealSnapshot, game: Game, move: Mov
         version = _finish_deal(table, deal, game, now, next_bot_at)
     if before_commit is not None:
         before_commit(game)
-    store.commit_move()
-    if game.finished:
+    moved = None if game.finished else table.moved_to(version, now, next_bot_at)
+    store.commit_move(moved)
+    if moved is None:
         fresh = store.by_id(table.id)
         if fresh is None:
             raise NotFound(N_("This table is gone."), code="unknown-code")
         return fresh
-    return table.moved_to(version, now, next_bot_at)
+    return moved
 
 
 def _finish_deal(table: TableSnapshot, deal: DealSnapshot, game: Game, now: float, next_bot_at: float) -> int:

@@ -1,9 +1,11 @@
 """Which tables just changed, told to whoever listens: the state streams of a worker (app/streaming.py)
 look again at once instead of waiting.
 
-- This process: `publish(code)` is called by writes.py after each commit that changed a table, in the
-  thread that committed; `subscribe(callback)` adds a listener, called in that thread with the table's
-  code (a listener on an event loop hands the code over with loop.call_soon_threadsafe).
+- This process: `publish(code, table)` is called by writes.py after each commit that changed a table, in
+  the thread that committed; `subscribe(callback)` adds a listener, called in that thread with the
+  table's code and, when the commit was a move's, the table as that commit left it (a snapshot: a stream
+  builds its states from it without reading the table again), else None (a listener on an event loop
+  hands them over with loop.call_soon_threadsafe).
 - Other processes and hosts (`others(app)`), so that the streams' watcher reads the tables' versions
   (polls.py `watch_reader`) only when another connection wrote:
   - SQLite: `PRAGMA data_version` on a connection of the watcher's own changes whenever any other
@@ -19,14 +21,18 @@ import logging
 import select
 import threading
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from flask import Flask
 from sqlalchemy.engine import Engine
 
 from ..db import db
 
-Listener = Callable[[str], None]
+if TYPE_CHECKING:
+    from .snapshots import TableSnapshot
+
+Listener = Callable[[str, "TableSnapshot | None"], None]
+Told = Callable[[str], None]  # another process's change: only its code is known
 
 log = logging.getLogger("authors.changes")
 _listeners: list[Listener] = []
@@ -37,7 +43,7 @@ NOTIFY_GAP = 0.1  # seconds: a table's commits within this are told to the other
 
 
 def subscribe(listener: Listener) -> Callable[[], None]:
-    """Call `listener(code)` after every commit that changes a table; returns what unsubscribes it."""
+    """Call `listener(code, table)` after every commit that changes a table; returns what unsubscribes it."""
     with _lock:
         _listeners.append(listener)
 
@@ -49,13 +55,13 @@ def subscribe(listener: Listener) -> Callable[[], None]:
     return unsubscribe
 
 
-def publish(code: str) -> None:
-    """The table with this code changed (its commit is done)."""
+def publish(code: str, table: "TableSnapshot | None" = None) -> None:
+    """The table with this code changed (its commit is done); `table`: the table as a move's commit left it."""
     with _lock:
         listeners = list(_listeners)
     for listener in listeners:
         try:
-            listener(code)
+            listener(code, table)
         except Exception:  # noqa: BLE001 - a listener's failure must not fail the write that is already done
             log.exception("a listener of table changes failed")
 
@@ -99,7 +105,7 @@ class Others:
         self._version = version
         return changed
 
-    def listen(self, told: Listener) -> Callable[[], None]:
+    def listen(self, told: Told) -> Callable[[], None]:
         """PostgreSQL: call `told(code)` (in a thread of its own) for every table another process says it
         changed; returns what stops it. Elsewhere nothing to do: `committed` tells."""
         if self.dialect != "postgresql":
@@ -111,7 +117,7 @@ class _Listening:
     """LISTEN on CHANNEL on a connection of its own, in a thread, until stopped; connected again after a
     failure (a change told meanwhile is found by the watcher's regular full look)."""
 
-    def __init__(self, conninfo: str, told: Listener) -> None:
+    def __init__(self, conninfo: str, told: Told) -> None:
         self.conninfo, self.told = conninfo, told
         self.stopped = threading.Event()
         threading.Thread(target=self._run, name="authors-listen", daemon=True).start()
@@ -153,7 +159,7 @@ class Notifier:
         self.closed = False
         threading.Thread(target=self._run, name="authors-notify", daemon=True).start()
 
-    def __call__(self, code: str) -> None:
+    def __call__(self, code: str, table: "TableSnapshot | None" = None) -> None:
         with self.condition:
             self.pending[code] = None
             self.condition.notify()

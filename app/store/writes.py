@@ -140,9 +140,10 @@ def flush(row: Table) -> int:
     return version
 
 
-def commit_move() -> None:
-    """Commit the move's transaction (and publish the table's change)."""
+def commit_move(moved: TableSnapshot | None = None) -> None:
+    """Commit the move's transaction (and publish the table's change, with `moved`: the table as this
+    commit leaves it, when the caller knows it)."""
     db.session.commit()
     code = _moving_code.get()
     if code is not None:
-        changes.publish(code)
+        changes.publish(code, moved)

@@ -86,17 +86,29 @@ def _quoted(tag: str) -> bytes:
     return b'"' + tag.encode() + b'"'  # as the ETag header carries it (and If-None-Match sends it back)
 
 
-def state_builder(app: Flask) -> Callable[[str, Sequence[tuple[Viewer, bytes]]], list[Built]]:
-    """`build(code, asked)`: for each (reader, the ETag of its latest state) the state GET
-    /api/tables/<code> would answer that reader, from one read of the table; run on an app thread."""
+Builder = Callable[[str, Sequence[tuple[Viewer, bytes]], "reading.TableSnapshot | None"], list[Built]]
 
-    def build(code: str, asked: Sequence[tuple[Viewer, bytes]]) -> list[Built]:
+
+def state_builder(app: Flask) -> Builder:
+    """`build(code, asked, moved)`: for each (reader, the ETag of its latest state) the state GET
+    /api/tables/<code> would answer that reader, from one read of the table; run on an app thread.
+    `moved`, the table as a move of this process just committed it (or None), stands for that read for
+    every reader but the teacher, whose state also shows the seats' presence, which a move does not read."""
+
+    def build(code: str, asked: Sequence[tuple[Viewer, bytes]],
+              moved: reading.TableSnapshot | None = None) -> list[Built]:
         with app.app_context():
             out: list[Built] = []
             seen: list[reading.presence.Sighting] = []
             now = time.time()
-            table = reading.read(code)
+            read: list[reading.TableSnapshot | None] = []
             for viewer, etag in asked:
+                if moved is None or viewer.teacher:
+                    if not read:
+                        read.append(reading.read(code))
+                    table = read[0]
+                else:
+                    table = moved
                 out.append(_built(app, table, viewer, etag, now, seen))
             reading.presence.mark_seen(seen, now)
             return out
