@@ -249,3 +249,30 @@ def test_no_view_of_a_running_hand_holds_another_players_hidden_cards(spec, seed
             check_no_leak(g)
 
     play(game, seed, sometimes)
+
+
+@SETTINGS
+@given(table, seeds)
+def test_views_after_every_move_are_those_of_the_same_moves_replayed(spec, seed):
+    """A view's public facts are made once per move and shared by the readers' views: after any move,
+    refused ones tried in between, each reader's view is the one a game that replays the moves gives."""
+    game = new_game(spec, seed)
+    steps = [0]
+
+    def compare(game: Game) -> None:
+        steps[0] += 1
+        for player in game.players:  # a refused move changes nothing, the facts made before it included
+            game.view(player)
+            game.check(Ask(player, player, set=game.deck.sets[0].id))
+        if steps[0] % 5:
+            return
+        again = new_game(spec, seed)
+        for move in game.moves:
+            again.apply(move)
+        assert game.public_view().to_dict() == again.public_view().to_dict()
+        for player in game.players:
+            mine, replayed = game.view(player), again.view(player)
+            assert mine.to_dict() == replayed.to_dict(), (player, len(game.moves))
+            assert list(mine.legal_moves()) == list(replayed.legal_moves()), (player, len(game.moves))
+
+    play(game, seed, compare)
