@@ -254,8 +254,8 @@ def test_no_view_of_a_running_hand_holds_another_players_hidden_cards(spec, seed
 @SETTINGS
 @given(table, seeds)
 def test_views_after_every_move_are_those_of_the_same_moves_replayed(spec, seed):
-    """A view's public facts are made once per move and shared by the readers' views: after any move,
-    refused ones tried in between, each reader's view is the one a game that replays the moves gives."""
+    """After any move, refused ones tried in between, each reader's view is the one a game that replays
+    the moves gives (a view never keeps anything of an earlier move, whatever the engine caches)."""
     game = new_game(spec, seed)
     steps = [0]
 

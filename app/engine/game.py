@@ -170,7 +170,6 @@ class Game:
         self._may_pass = False        # house rule: after a claim, the claimer may hand the turn on
         self._endgame_claimer: int | None = None
         self.moves: list[Move] = []
-        self._facts_made: tuple[int, PublicView] | None = None  # (after how many moves, the public facts)
         # Every event with its secrets: read only through a seat's eyes (events_seen_by, the views).
         self._events: list[Event] = []
         self._last_move_at = 0                 # where the events of the last move begin in _events
@@ -1209,16 +1208,7 @@ class Game:
         }
 
     def _facts(self) -> PublicView:
-        """The public facts, without a log or recent events (each view adds its reader's): the same for
-        every reader until the next move, so made once per move (views share the engine's values)."""
-        made = self._facts_made
-        if made is not None and made[0] == len(self.moves):
-            return made[1]
-        facts = self._public_facts()
-        self._facts_made = (len(self.moves), facts)
-        return facts
-
-    def _public_facts(self) -> PublicView:
+        """The public facts, without a log or recent events (each view adds its reader's)."""
         players, set_ids = self.players, self._set_ids
         team_scores = self.team_scores()
         return PublicView(
