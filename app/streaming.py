@@ -14,7 +14,9 @@ loop, holding no app thread; the states it sends are built on the ServedApp's th
   cookies, language and host): a Flight, shared by that browser's screens of the table. After a change
   the states of all of a table's Flights are built in one job (events.state_builder: one read of the
   table, the view's own functions for each reader; an unchanged one is a 304), one job at a time per
-  table: a change during a job makes one more after it, never a queue. A reader whose seat changed hands
+  table: a change during a job makes one more after it, never a queue. After a move of this process the
+  job reads nothing: the commit told the table as it left it (Watched.fresh), kept until the watcher
+  finds another write. A reader whose seat changed hands
   meanwhile is asked of the view itself from then on (the Flight's `viewer` is None). A stream sends the
   Flight's latest state when it can: a slow screen skips states, never reads a backlog. Each event
   carries `server_time` (the page's clock offset: an EventSource cannot read the Date header).
