@@ -163,9 +163,9 @@ class Watched:
         self.version = 0  # the newest version a state of its Flights has (a look that finds it builds nothing)
         # The table as this process's last move committed it, while no other write is known to have come
         # since: the builds take it instead of reading the table (see events.state_builder).
-        self.fresh: events.reading.TableSnapshot | None = None
+        self.fresh: events.TableSnapshot | None = None
 
-    def moved(self, table: events.reading.TableSnapshot | None) -> None:
+    def moved(self, table: events.TableSnapshot | None) -> None:
         """A move of this process left the table so (None: another write came, or may have: forget it).
         One older than the watcher last read is forgotten too (the look came first: it builds newer)."""
         if table is None:
@@ -252,7 +252,7 @@ class Streams:
         self.full_at = 0.0  # when the watcher's query last ran for every watched table
 
     async def build(self, code: str, asked: list[tuple[events.Viewer, bytes]],
-                    moved: events.reading.TableSnapshot | None = None) -> list[events.Built]:
+                    moved: events.TableSnapshot | None = None) -> list[events.Built]:
         """The states of these readers of one table, built on an app thread (events.state_builder), from
         `moved` when a move of this process just committed the table so (else read)."""
         return await asyncio.get_running_loop().run_in_executor(self.served.threads, self.builder, code, asked,
@@ -361,7 +361,7 @@ class Streams:
     # ------------------------------------------------------------------------------------------------
     # Changes
     # ------------------------------------------------------------------------------------------------
-    def _published(self, code: str, moved: events.reading.TableSnapshot | None = None) -> None:
+    def _published(self, code: str, moved: events.TableSnapshot | None = None) -> None:
         """In the thread that committed: hand the change to the loop."""
         loop = self.loop
         if loop is None or loop.is_closed():
@@ -371,7 +371,7 @@ class Streams:
         except RuntimeError:  # the loop is shutting down
             pass
 
-    def _changed(self, code: str, moved: events.reading.TableSnapshot | None = None) -> None:
+    def _changed(self, code: str, moved: events.TableSnapshot | None = None) -> None:
         """A table this process changed (or, on PostgreSQL, another told it changed): its states built
         again now, with no look at the database first (and from `moved`, the table as this process's
         move left it, when it is that)."""

@@ -44,6 +44,7 @@ STREAMS_PER_BROWSER = 4
 
 watch_reader = reading.watch_reader
 Look = reading.Look
+TableSnapshot = reading.TableSnapshot
 others = reading.changes.others
 subscribe = reading.changes.subscribe
 presence_recorder = reading.presence.recorder
@@ -86,7 +87,7 @@ def _quoted(tag: str) -> bytes:
     return b'"' + tag.encode() + b'"'  # as the ETag header carries it (and If-None-Match sends it back)
 
 
-Builder = Callable[[str, Sequence[tuple[Viewer, bytes]], "reading.TableSnapshot | None"], list[Built]]
+Builder = Callable[[str, Sequence[tuple[Viewer, bytes]], "TableSnapshot | None"], list[Built]]
 
 
 def state_builder(app: Flask) -> Builder:
@@ -96,12 +97,12 @@ def state_builder(app: Flask) -> Builder:
     every reader but the teacher, whose state also shows the seats' presence, which a move does not read."""
 
     def build(code: str, asked: Sequence[tuple[Viewer, bytes]],
-              moved: reading.TableSnapshot | None = None) -> list[Built]:
+              moved: TableSnapshot | None = None) -> list[Built]:
         with app.app_context():
             out: list[Built] = []
             seen: list[reading.presence.Sighting] = []
             now = time.time()
-            read: list[reading.TableSnapshot | None] = []
+            read: list[TableSnapshot | None] = []
             for viewer, etag in asked:
                 if moved is None or viewer.teacher:
                     if not read:
