@@ -141,9 +141,10 @@ class ServedApp:
             wait = min(self.idle_seconds, deadline - loop.time())
             if wait <= 0:
                 return b"", TIMED_OUT
-            try:
-                message = await asyncio.wait_for(receive(), wait)
-            except asyncio.TimeoutError:
+            try:  # (a deadline on this task: asyncio.wait_for would run the receive in a task of its own)
+                async with asyncio.timeout(wait):
+                    message = await receive()
+            except TimeoutError:
                 return b"", TIMED_OUT
             if message["type"] == "http.disconnect":
                 return b"", DISCONNECTED

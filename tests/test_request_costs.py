@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 import time
 
 from itsdangerous import URLSafeTimedSerializer
@@ -156,3 +157,6 @@ def test_authors_serve_runs_the_served_app(monkeypatch):
     # (the ASGI front builds its Flask app with create_served_app: app/serving.py)
     assert ran["args"][-1] == "app.serving:create_served_asgi" and "asgi" in ran["args"]
     assert ran["env"]["AUTHORS_SERVER_THREADS"] == "3"
+    # each worker's event loop: uvloop where the platform has it (pyproject.toml installs it but on Windows)
+    loop = ran["args"][ran["args"].index("--loop") + 1]
+    assert loop == ("uvloop" if sys.platform != "win32" else "asyncio")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, TypeVar
 
-from flask import Blueprint
+from flask import Blueprint, session
 from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, current_user, login_required
 
@@ -42,7 +42,10 @@ def teacher() -> Any | None:
 
 
 def teacher_id() -> int | None:
-    """The logged-in teacher's account id, or None."""
+    """The logged-in teacher's account id, or None. A session without a log-in is answered without asking
+    Flask-Login, which would look for a user to load (a student's every move asks)."""
+    if not names_login(session):
+        return None
     return current_user.id if current_user.is_authenticated else None
 
 

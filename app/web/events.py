@@ -32,7 +32,7 @@ from flask import Blueprint, Flask, request
 from ..decks.errors import N_
 from ..services import reading, tables
 from ..services.errors import ServiceError, TooManyAttempts
-from . import api, asking, seating
+from . import api, asking, json_provider, seating
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -133,7 +133,7 @@ def _built(app: Flask, table: reading.TableSnapshot | None, viewer: Viewer, etag
     if tag == etag:
         return (304, tag, b"", table.version)
     data = api.state_answer(table, seat, held, viewer.teacher, viewer.script_root)
-    return (200, tag, app.json.dumps(data).encode(), table.version)
+    return (200, tag, json_provider.encoded(app, data), table.version)
 
 
 class StreamsUnavailable(ServiceError):

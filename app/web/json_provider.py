@@ -48,6 +48,11 @@ class OrjsonProvider(DefaultJSONProvider):
                 return encoded.decode()
         return super().dumps(obj, **kwargs)
 
+    def dumps_bytes(self, obj: Any) -> bytes:
+        """`dumps` as the UTF-8 bytes sent (a stream's event), without a round trip through str."""
+        encoded = self._encode(obj)
+        return encoded if encoded is not None else super().dumps(obj).encode()
+
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         pretty = (self.compact is None and self._app.debug) or self.compact is False
@@ -55,3 +60,9 @@ class OrjsonProvider(DefaultJSONProvider):
         if encoded is None:
             return super().response(obj)
         return self._app.response_class(encoded + b"\n", mimetype=self.mimetype)
+
+
+def encoded(app: Flask, obj: Any) -> bytes:
+    """`obj` as the app's JSON answers encode it, in UTF-8 bytes."""
+    provider = app.json
+    return provider.dumps_bytes(obj) if isinstance(provider, OrjsonProvider) else provider.dumps(obj).encode()
