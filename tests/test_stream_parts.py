@@ -7,7 +7,8 @@
 - the watcher's fingerprint of a table changes with what the states' ETags depend on;
 - the watcher asks whether another process committed less often once nothing has been for a while;
 - a Flight builds one state at a time (a change during a build makes one more build, not a queue), and a
-  stream that reads slowly is sent the latest state, never a backlog.
+  stream that reads slowly is sent the latest state, never a backlog;
+- a send the screen does not take within its time ends the stream.
 """
 from __future__ import annotations
 
@@ -575,3 +576,43 @@ def test_the_watcher_asks_less_often_once_nothing_has_been_committed_for_a_while
     assert 4 <= len(quiet) <= 10, asked  # every 0.1 s, not every 0.01 s
     assert len(after) >= 8, asked
     assert looked[1] - 1.2 <= 0.1 + 0.05, looked  # a commit in the quiet is seen within one quiet tick
+
+
+def test_a_send_the_screen_does_not_take_in_time_ends_its_stream_and_a_taken_one_goes_through():
+    """A phone gone from the Wi-Fi takes no byte: the send waits `send_timeout`, then the stream ends with
+    sse-starlette's SendTimeoutError (its cleanup then runs as for any failed send)."""
+    from sse_starlette.sse import SendTimeoutError
+
+    from app.streaming import Stream
+
+    async def nothing():
+        yield b""
+
+    async def run():
+        sent = []
+
+        async def taken(message):
+            sent.append(message)
+
+        async def never(message):
+            await asyncio.sleep(60)
+
+        stream = Stream(nothing(), closed=lambda: None, ping=15)
+        stream.send_timeout = 0.05
+        await stream._send_with_timeout(taken, {"type": "http.response.body", "body": b"x", "more_body": True})
+        assert sent and not stream._send_interrupted
+        started = time.monotonic()
+        with pytest.raises(SendTimeoutError):
+            await stream._send_with_timeout(never, {"type": "http.response.body", "body": b"y", "more_body": True})
+        assert time.monotonic() - started < 5 and stream._send_interrupted
+
+        # cancelled from outside (the screen left): the cancellation goes through, not a timeout
+        other = Stream(nothing(), closed=lambda: None, ping=15)
+        task = asyncio.ensure_future(other._send_with_timeout(never, {"type": "http.response.body", "body": b"z"}))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert other._send_interrupted
+
+    asyncio.run(run())
