@@ -92,6 +92,16 @@ def test_move_instructions_plays_its_moves_in_process():
     assert "10 moves" in out and "ms of CPU a move" in out
 
 
+def test_move_parts_times_each_part_of_a_move_alone(tmp_path):
+    figures_file = tmp_path / "parts.json"
+    out = run("move_parts.py", "--moves", "10", "--repeat", "20", "--json", str(figures_file)).stdout
+    figures = json.loads(figures_file.read_text())
+    assert figures["moves"] == 10 and figures["state_gets"] >= 10  # one or two other screens' states a move
+    assert figures["move_ms"] > figures["bare_ms"] > 0 and figures["state_get_ms"] > 0
+    assert figures["stream_state_ms"]["from_the_moves_snapshot"] > 0 and figures["stream_state_bytes"] > 1000
+    assert "a move's POST" in out
+
+
 def test_compare_serves_two_versions_side_by_side_and_reports_each_rounds_ratio(tmp_path):
     # HEAD against this working tree: two servers, each its own database, played at the same time
     figures_file = tmp_path / "compare.json"
