@@ -47,10 +47,10 @@ class TimedBrowser(Browser):
         try:
             return super().call(method, path, body, headers)
         finally:
-            bare = path.split("?", 1)[0]
-            if method == "POST" and bare.endswith("/moves"):
+            route = path.split("?", 1)[0]
+            if method == "POST" and route.endswith("/moves"):
                 kind = "move"
-            elif method == "GET" and bare.startswith("/api/tables/") and bare.count("/") == 3:
+            elif method == "GET" and route.startswith("/api/tables/") and route.count("/") == 3:
                 kind = "state"
             else:
                 kind = "other"
